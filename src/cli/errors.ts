@@ -1,0 +1,20 @@
+// Exit codes of the CLI contract (DESIGN.md section 3).
+export const EXIT_OK = 0;
+/** Findings at or above --fail-on: the gate failed. */
+export const EXIT_FINDINGS = 1;
+/** Bad usage, or input that could not be read or parsed. */
+export const EXIT_INPUT = 2;
+
+/**
+ * An error the CLI reports as one line on stderr (no stack trace unless --debug) with exit code 2.
+ * Throw it for bad usage or unreadable input; anything else thrown is a bug and is reported as such.
+ */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_INPUT,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}

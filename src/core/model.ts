@@ -1,0 +1,265 @@
+// The domain model every layer speaks. The Terraform layer (HCL + state) and the API layer both produce
+// these shapes; core evaluates them; plan and render consume them. Nothing here does I/O.
+
+export type Severity = "error" | "warning" | "info";
+export type FailOn = Severity | "never";
+export type ZonePlan = "enterprise" | "business" | "pro" | "free" | "unknown";
+export type MigrationMode = "pending" | "validation";
+
+/** Where a finding or resource comes from in the user's files. `file` is relative to the working directory. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+}
+
+/**
+ * One entry of the inventory: a resource instance when state knows it (address with index keys, exactly
+ * as `terraform state list` prints it), or a configuration resource when only config knows it.
+ */
+export interface InventoryResource {
+  address: string;
+  /** Address without any instance keys (`module.waf.cloudflare_waf_group.off`): the join key of config and state. */
+  configAddress: string;
+  type: string;
+  name: string;
+  /** Module instance path, e.g. `module.waf["shop"]`; "" in the root module. */
+  module: string;
+  file: string | null;
+  line: number | null;
+  /** The zone id from state; the literal from config; else the zone_id expression text; null if none. */
+  zoneId: string | null;
+  /** The zone_id expression as written in config (`cloudflare_zone.shop.id`), when config has one. */
+  zoneIdExpression: string | null;
+  inConfig: boolean;
+  inState: boolean;
+  /**
+   * Attribute values: state values when in state, else the config values (expressions kept as `${…}` text).
+   * Blocks are arrays of objects (provider 3/4), nested attributes objects (provider 5).
+   */
+  attributes: Record<string, unknown>;
+  /** The attributes as written in config, when config has the resource (`${…}` text for expressions). */
+  configAttributes: Record<string, unknown> | null;
+}
+
+/** A minimal reference to an inventory resource, used by domain objects and findings. */
+export interface ResourceRef {
+  address: string;
+  configAddress: string;
+  type: string;
+  file: string | null;
+  line: number | null;
+  zoneId: string | null;
+  inConfig: boolean;
+  inState: boolean;
+}
+
+// ---- Legacy WAF -------------------------------------------------------------------------------------
+
+/** Which legacy package a group, rule or package belongs to, as far as it can be told offline. */
+export type LegacyPackageKind = "owasp" | "cloudflare" | "unknown";
+
+export interface LegacyWafPackage {
+  ref: ResourceRef;
+  packageId: string | null;
+  /** `high` | `medium` | `low` | `off`; provider default `high`. */
+  sensitivity: string | null;
+  /** `simulate` | `block` | `challenge`; provider default `challenge`. */
+  actionMode: string | null;
+  kind: LegacyPackageKind;
+}
+
+export interface LegacyWafGroup {
+  ref: ResourceRef;
+  groupId: string | null;
+  packageId: string | null;
+  mode: string | null;
+  kind: LegacyPackageKind;
+}
+
+export interface LegacyWafRule {
+  ref: ResourceRef;
+  ruleId: string | null;
+  packageId: string | null;
+  groupId: string | null;
+  mode: string | null;
+  kind: LegacyPackageKind;
+}
+
+export interface LegacyWafOverride {
+  ref: ResourceRef;
+  urls: string[];
+  rules: Record<string, string>;
+  groups: Record<string, string>;
+  rewriteAction: Record<string, string>;
+  paused: boolean | null;
+  description: string | null;
+}
+
+// ---- Settings the migration touches ------------------------------------------------------------------
+
+export interface FirewallRule {
+  ref: ResourceRef;
+  action: string | null;
+  products: string[];
+  /** The filter expression, when its `cloudflare_filter` is known; null otherwise. */
+  expression: string | null;
+  /** Address of the filter resource the rule points at, when known. */
+  filterAddress: string | null;
+  description: string | null;
+  paused: boolean | null;
+  priority: number | null;
+}
+
+export interface PageRule {
+  ref: ResourceRef;
+  target: string | null;
+  disableSecurity: boolean;
+  /** `on` | `off` | null when the page rule does not set it. */
+  waf: string | null;
+  status: string | null;
+  priority: number | null;
+}
+
+/** A `cloudflare_ruleset` already in config or state (only the parts the migration cares about). */
+export interface ExistingRuleset {
+  ref: ResourceRef;
+  kind: string | null;
+  phase: string | null;
+  name: string | null;
+  rules: { action: string | null; expression: string | null; description: string | null }[];
+}
+
+export interface ZoneResource {
+  ref: ResourceRef;
+  /** The zone's own id (state `id`), when known. */
+  id: string | null;
+  /** The zone's domain name (`zone` attribute). */
+  name: string | null;
+  plan: ZonePlan | null;
+}
+
+// ---- The new WAF: ruleset in the API shape of spec part 2 -------------------------------------------
+
+export interface RuleOverride {
+  id: string;
+  action?: string;
+  enabled?: boolean;
+  score_threshold?: number;
+}
+
+export interface CategoryOverride {
+  category: string;
+  action?: string;
+  enabled?: boolean;
+}
+
+export interface RuleActionParameters {
+  /** Managed ruleset to execute (execute rules). */
+  id?: string;
+  overrides?: { rules?: RuleOverride[]; categories?: CategoryOverride[]; action?: string; enabled?: boolean };
+  /** Skip rules: `current` skips the rest of the current ruleset. */
+  ruleset?: string;
+}
+
+export interface RulesetRule {
+  id?: string;
+  version?: string;
+  ref?: string;
+  action: string;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  action_parameters?: RuleActionParameters;
+  logging?: { enabled: boolean };
+}
+
+export interface Ruleset {
+  name: string;
+  description?: string;
+  rules: RulesetRule[];
+}
+
+// ---- Findings, errors, the report -------------------------------------------------------------------
+
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  zoneId: string | null;
+  address: string | null;
+  file: string | null;
+  line: number | null;
+  /** Extra machine-readable data (legacy ids, limits, commands). Optional, extends the contract compatibly. */
+  details?: Record<string, unknown>;
+}
+
+/** Input that could not be read or parsed: its presence makes the exit code 2. */
+export interface InputError {
+  file: string;
+  line: number | null;
+  column: number | null;
+  message: string;
+}
+
+export interface ImportEntry {
+  to: string;
+  id: string;
+}
+
+export interface Phase1Eligibility {
+  eligible: boolean;
+  reasons: string[];
+}
+
+export interface ZoneReport {
+  zoneId: string;
+  /** The zone's domain name, when a `cloudflare_zone` resource names it. */
+  zoneName: string | null;
+  plan: ZonePlan;
+  compatible: boolean;
+  migrationMode: MigrationMode;
+  phase1: Phase1Eligibility;
+  ruleset: Ruleset;
+  imports: ImportEntry[];
+  stateRemovals: string[];
+}
+
+export interface PlanStep {
+  number: number;
+  title: string;
+  commands: string[];
+  notes?: string[];
+}
+
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  resources: ReportResource[];
+  zones: ZoneReport[];
+  findings: Finding[];
+  plan?: { steps: PlanStep[] };
+  errors: InputError[];
+}
+
+export interface ReportResource {
+  address: string;
+  type: string;
+  file: string | null;
+  line: number | null;
+  zoneId: string | null;
+  inConfig: boolean;
+  inState: boolean;
+}
+
+export function refOf(r: InventoryResource): ResourceRef {
+  return {
+    address: r.address,
+    configAddress: r.configAddress,
+    type: r.type,
+    file: r.file,
+    line: r.line,
+    zoneId: r.zoneId,
+    inConfig: r.inConfig,
+    inState: r.inState,
+  };
+}
