@@ -1,0 +1,29 @@
+// `cf-waf-migrate scan`: find every previous-WAF resource and every setting the migration touches, in HCL
+// and state, and check each zone against the service's rules.
+import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import { analyze } from "../../core/analyze.js";
+import { buildReport } from "../../core/report.js";
+import { loadWorkspace } from "../../terraform/workspace.js";
+import { readStdin, toolVersion } from "../io.js";
+import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { emitReport, exitCodeFor } from "../report-output.js";
+
+const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+
+export const scanCommand: CommandModule<object, CommonArgs> = {
+  command: "scan [paths..]",
+  describe: "Find legacy WAF resources and the settings the migration touches, in config and state",
+  builder: (y: Argv) => withOutputOptions(withInputOptions(y), FORMATS, "never") as unknown as Argv<CommonArgs>,
+  handler: async (argv: ArgumentsCamelCase<CommonArgs>) => {
+    const zonePlans = parseZonePlans(argv["zone-plan"]);
+    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd: process.cwd(), readStdin });
+    const analysis = analyze(ws.domain, {
+      zonePlans,
+      stateKnown: ws.stateKnown,
+      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
+    });
+    const report = buildReport({ version: toolVersion(), resources: ws.resources, analysis, extraFindings: ws.findings, errors: ws.errors });
+    await emitReport(report, { format: argv.format, output: argv.output, title: "scan" });
+    process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
+  },
+};

@@ -1,0 +1,32 @@
+// Process-facing helpers of the CLI: standard input, writing the report, the tool's version.
+import { readFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+export async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+let cachedVersion: string | null = null;
+
+export function toolVersion(): string {
+  if (cachedVersion) return cachedVersion;
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+    cachedVersion = pkg.version ?? "0.0.0";
+  } catch {
+    cachedVersion = "0.0.0";
+  }
+  return cachedVersion;
+}
+
+/** Writes a report file atomically (temp file + rename), so a reader never sees half a report. */
+export async function writeReportFile(file: string, content: string): Promise<void> {
+  const abs = path.resolve(file);
+  await mkdir(path.dirname(abs), { recursive: true });
+  const tmp = `${abs}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, content);
+  await rename(tmp, abs);
+}

@@ -1,0 +1,38 @@
+// Renders a report in the requested format to stdout or a file, and computes the exit code.
+import type { FailOn, Report } from "../core/model.js";
+import { tripsFailOn } from "../core/findings.js";
+import { renderJson } from "../render/json.js";
+import { shouldColor } from "../render/style.js";
+import { renderText } from "../render/text.js";
+import { CliError, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from "./errors.js";
+import { writeReportFile } from "./io.js";
+import { resolveFormat, type Format } from "./options.js";
+
+export type Renderer = (report: Report, ctx: { color: boolean; title: string }) => string;
+
+const renderers: Partial<Record<Format, Renderer>> = {
+  json: (r) => renderJson(r),
+  text: (r, ctx) => renderText(r, { color: ctx.color, title: ctx.title }),
+};
+
+/** Other layers (markdown, sarif, junit, shell) register here so this file does not grow with them. */
+export function registerRenderer(format: Format, renderer: Renderer): void {
+  renderers[format] = renderer;
+}
+
+export async function emitReport(report: Report, opts: { format?: string; output?: string; title: string }): Promise<void> {
+  const toFile = opts.output !== undefined && opts.output !== "-";
+  const format = resolveFormat(opts.format, process.stdout.isTTY === true, toFile);
+  const render = renderers[format];
+  if (!render) throw new CliError(`--format ${format} is not available for this command`);
+  const color = !toFile && shouldColor(process.stdout.isTTY === true, process.env);
+  const text = render(report, { color, title: opts.title });
+  if (toFile) await writeReportFile(opts.output!, text);
+  else process.stdout.write(text);
+}
+
+/** 2 when input could not be read, else 1 when a finding trips --fail-on, else 0. */
+export function exitCodeFor(report: Report, failOn: FailOn): number {
+  if (report.errors.length > 0) return EXIT_INPUT;
+  return report.findings.some((f) => tripsFailOn(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+}

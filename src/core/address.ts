@@ -1,0 +1,242 @@
+// Terraform resource instance addresses, formatted exactly as `terraform state list` prints them and
+// parsed back. The string-key quoting follows Terraform's addrs.StringKey (HCL quoted-string syntax):
+// a removal command built from these addresses must name the very instance state holds.
+
+export type IndexKey = string | number;
+
+export interface AddressStep {
+  /** `module` steps carry the module name; the last step is the resource. */
+  name: string;
+  key?: IndexKey;
+}
+
+export interface ParsedAddress {
+  /** Module instance path steps (`module.a["x"].module.b` → [{a,"x"},{b}]). */
+  modules: AddressStep[];
+  mode: "managed" | "data";
+  type: string;
+  name: string;
+  key?: IndexKey;
+}
+
+/** HCL quoted-string escaping as Terraform uses for instance keys. */
+export function quoteHclString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const code = s.codePointAt(i)!;
+    if (code > 0xffff) {
+      // A surrogate pair: printable astral characters are kept as they are.
+      const pair = String.fromCodePoint(code);
+      out += isPrintable(code) ? pair : `\\U${code.toString(16).padStart(8, "0")}`;
+      i++;
+      continue;
+    }
+    switch (ch) {
+      case "\n":
+        out += "\\n";
+        break;
+      case "\r":
+        out += "\\r";
+        break;
+      case "\t":
+        out += "\\t";
+        break;
+      case '"':
+        out += '\\"';
+        break;
+      case "\\":
+        out += "\\\\";
+        break;
+      case "$":
+      case "%":
+        // A template introducer (`${`, `%{`) is escaped by doubling its first character.
+        out += s[i + 1] === "{" ? ch + ch : ch;
+        break;
+      default:
+        out += isPrintable(code) ? ch : `\\u${code.toString(16).padStart(4, "0")}`;
+    }
+  }
+  return out + '"';
+}
+
+/** Go's unicode.IsPrint approximated: control characters and unassigned/format characters are not printable. */
+function isPrintable(code: number): boolean {
+  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return false;
+  if (code === 0xad) return false;
+  // Unicode categories Cc, Cf, Cs, Co, Cn, Zl, Zp and space separators other than U+0020 are not printable in Go.
+  const ch = String.fromCodePoint(code);
+  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(ch)) return false;
+  if (/\p{Zs}/u.test(ch) && code !== 0x20) return false;
+  return true;
+}
+
+export function formatIndexKey(key: IndexKey | undefined): string {
+  if (key === undefined) return "";
+  return typeof key === "number" ? `[${key}]` : `[${quoteHclString(key)}]`;
+}
+
+export function formatModulePath(steps: AddressStep[]): string {
+  return steps.map((s) => `module.${s.name}${formatIndexKey(s.key)}`).join(".");
+}
+
+export function formatAddress(a: ParsedAddress): string {
+  const mod = formatModulePath(a.modules);
+  const res = `${a.mode === "data" ? "data." : ""}${a.type}.${a.name}${formatIndexKey(a.key)}`;
+  return mod ? `${mod}.${res}` : res;
+}
+
+/** The join key of config and state: the address with every instance key dropped. */
+export function configAddressOf(a: ParsedAddress): string {
+  return formatAddress({
+    modules: a.modules.map((m) => ({ name: m.name })),
+    mode: a.mode,
+    type: a.type,
+    name: a.name,
+  });
+}
+
+export class AddressParseError extends Error {}
+
+/** Parses an address `terraform state list` prints (or a module instance path when `modulePathOnly`). */
+export function parseAddress(text: string): ParsedAddress {
+  const p = new AddressParser(text);
+  const modules: AddressStep[] = [];
+  let mode: "managed" | "data" = "managed";
+  for (;;) {
+    const word = p.identifier();
+    if (word === "module") {
+      p.expect(".");
+      const name = p.identifier();
+      const key = p.optionalKey();
+      modules.push(key === undefined ? { name } : { name, key });
+      p.expect(".");
+      continue;
+    }
+    let type = word;
+    if (word === "data") {
+      mode = "data";
+      p.expect(".");
+      type = p.identifier();
+    }
+    p.expect(".");
+    const name = p.identifier();
+    const key = p.optionalKey();
+    p.end();
+    return key === undefined ? { modules, mode, type, name } : { modules, mode, type, name, key };
+  }
+}
+
+/** Parses a module instance path such as `module.waf["shop"].module.inner[0]` ("" is the root). */
+export function parseModulePath(text: string): AddressStep[] {
+  if (text === "") return [];
+  const p = new AddressParser(text);
+  const steps: AddressStep[] = [];
+  for (;;) {
+    const word = p.identifier();
+    if (word !== "module") throw new AddressParseError(`expected "module" in module path ${JSON.stringify(text)}`);
+    p.expect(".");
+    const name = p.identifier();
+    const key = p.optionalKey();
+    steps.push(key === undefined ? { name } : { name, key });
+    if (p.atEnd()) return steps;
+    p.expect(".");
+  }
+}
+
+class AddressParser {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  end(): void {
+    if (!this.atEnd()) this.fail(`unexpected ${JSON.stringify(this.text.slice(this.pos))}`);
+  }
+
+  expect(ch: string): void {
+    if (this.text[this.pos] !== ch) this.fail(`expected "${ch}"`);
+    this.pos++;
+  }
+
+  identifier(): string {
+    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(this.text.slice(this.pos));
+    if (!m) this.fail("expected a name");
+    this.pos += m![0].length;
+    return m![0];
+  }
+
+  optionalKey(): IndexKey | undefined {
+    if (this.text[this.pos] !== "[") return undefined;
+    this.pos++;
+    let key: IndexKey;
+    if (this.text[this.pos] === '"') key = this.quoted();
+    else {
+      const m = /^-?[0-9]+/.exec(this.text.slice(this.pos));
+      if (!m) this.fail("expected an index key");
+      this.pos += m![0].length;
+      key = Number(m![0]);
+    }
+    this.expect("]");
+    return key;
+  }
+
+  private quoted(): string {
+    this.pos++; // opening quote
+    let out = "";
+    while (this.pos < this.text.length) {
+      const ch = this.text[this.pos]!;
+      if (ch === '"') {
+        this.pos++;
+        return out;
+      }
+      if (ch === "\\") {
+        const next = this.text[this.pos + 1];
+        this.pos += 2;
+        switch (next) {
+          case "n":
+            out += "\n";
+            break;
+          case "r":
+            out += "\r";
+            break;
+          case "t":
+            out += "\t";
+            break;
+          case '"':
+            out += '"';
+            break;
+          case "\\":
+            out += "\\";
+            break;
+          case "u":
+          case "U": {
+            const len = next === "u" ? 4 : 8;
+            const hex = this.text.slice(this.pos, this.pos + len);
+            if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) this.fail("bad unicode escape");
+            out += String.fromCodePoint(parseInt(hex, 16));
+            this.pos += len;
+            break;
+          }
+          default:
+            this.fail(`bad escape \\${next ?? ""}`);
+        }
+        continue;
+      }
+      if ((ch === "$" || ch === "%") && this.text[this.pos + 1] === ch && this.text[this.pos + 2] === "{") {
+        out += ch; // `$${` is the escaped form of `${`
+        this.pos += 2;
+        continue;
+      }
+      out += ch;
+      this.pos++;
+    }
+    this.fail("unterminated string key");
+  }
+
+  private fail(why: string): never {
+    throw new AddressParseError(`invalid address ${JSON.stringify(this.text)} at ${this.pos}: ${why}`);
+  }
+}

@@ -1,0 +1,393 @@
+// Groups the domain inventory by zone and evaluates each zone: compatibility, limits, plan tier, the
+// replacement ruleset, its import, the state removals, and the findings of DESIGN.md section 4.
+import { classifyGroup, classifyRule, type ClassifyContext } from "./classify.js";
+import {
+  exceedsExpressionLimit,
+  exceedsRuleLimit,
+  expressionBytes,
+  isWafBypass,
+  MAX_EXPRESSION_BYTES,
+  MAX_FIREWALL_RULES_TO_MIGRATE,
+  migrationModeFor,
+  pageRuleTouchesWaf,
+  phase1Eligibility,
+  phase2Compatible,
+  validationAvailable,
+} from "./compat.js";
+import { finding, sortFindings } from "./findings.js";
+import { rulesetImportId, RULESET_ID_PLACEHOLDER } from "./import-id.js";
+import { MANAGED_PHASE } from "./mappings.js";
+import type {
+  ExistingRuleset,
+  Finding,
+  FirewallRule,
+  LegacyWafGroup,
+  LegacyWafOverride,
+  LegacyWafPackage,
+  LegacyWafRule,
+  PageRule,
+  ResourceRef,
+  ZonePlan,
+  ZoneReport,
+  ZoneResource,
+} from "./model.js";
+import { rulesetResourceName } from "./naming.js";
+import { buildRuleset } from "./ruleset-builder.js";
+
+/** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
+export interface DomainInventory {
+  packages: LegacyWafPackage[];
+  groups: LegacyWafGroup[];
+  rules: LegacyWafRule[];
+  overrides: LegacyWafOverride[];
+  firewallRules: FirewallRule[];
+  pageRules: PageRule[];
+  rulesets: ExistingRuleset[];
+  zones: ZoneResource[];
+  /** Legacy data sources (`data.cloudflare_waf_*`): removed in provider 4.0 as well. */
+  legacyDataSources: ResourceRef[];
+}
+
+export interface AnalyzeOptions {
+  /** `--zone-plan ZONE_ID=PLAN`: wins over the `cloudflare_zone` plan attribute. */
+  zonePlans?: Record<string, ZonePlan>;
+  /** `--ruleset-id ZONE_ID=RULESET_ID`. */
+  rulesetIds?: Record<string, string>;
+  providerMajor?: 4 | 5;
+  /** Whether any state was read: drift between config and state is only meaningful then. */
+  stateKnown?: boolean;
+  /** Addresses under modules that were not followed (remote sources): no drift is claimed for them. */
+  unfollowedModulePrefixes?: string[];
+}
+
+export interface ZoneAnalysis {
+  zone: ZoneReport;
+  findings: Finding[];
+  /** The inputs of this zone, for the plan and the renderers. */
+  inventory: ZoneInventory;
+  /** Lines a person must read about the generated ruleset (placeholders, approximations). */
+  rulesetNotes: string[];
+  /** Resource name of the generated `cloudflare_ruleset` in the root module. */
+  rulesetResourceName: string;
+  /** The ruleset id when known (`--ruleset-id`), else null. */
+  rulesetId: string | null;
+}
+
+export interface ZoneInventory {
+  zoneId: string;
+  zone: ZoneResource | null;
+  packages: LegacyWafPackage[];
+  groups: LegacyWafGroup[];
+  rules: LegacyWafRule[];
+  overrides: LegacyWafOverride[];
+  firewallRules: FirewallRule[];
+  pageRules: PageRule[];
+  rulesets: ExistingRuleset[];
+}
+
+export const UNKNOWN_ZONE = "(unknown zone)";
+
+export interface AnalysisResult {
+  zones: ZoneAnalysis[];
+  findings: Finding[];
+}
+
+export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {
+  const zones = groupByZone(inv);
+  const analyses = zones.map((z) => analyzeZone(z, opts));
+  const findings: Finding[] = analyses.flatMap((a) => a.findings);
+  for (const ds of inv.legacyDataSources) {
+    findings.push(
+      finding(
+        "LEGACY_WAF_DATA_SOURCE",
+        `${ds.address} reads the previous WAF; the data source was removed in provider 4.0 and its API was retired: delete it with the legacy resources`,
+        { ref: ds },
+      ),
+    );
+  }
+  return { zones: analyses, findings: sortFindings(findings) };
+}
+
+/** Zones that the migration touches: any legacy WAF resource, WAF-bypassing firewall rule or WAF Page Rule. */
+export function groupByZone(inv: DomainInventory): ZoneInventory[] {
+  const byZone = new Map<string, ZoneInventory>();
+  const get = (zoneId: string | null): ZoneInventory => {
+    const key = zoneId ?? UNKNOWN_ZONE;
+    let z = byZone.get(key);
+    if (!z) {
+      z = { zoneId: key, zone: null, packages: [], groups: [], rules: [], overrides: [], firewallRules: [], pageRules: [], rulesets: [] };
+      byZone.set(key, z);
+    }
+    return z;
+  };
+  for (const p of inv.packages) get(p.ref.zoneId).packages.push(p);
+  for (const g of inv.groups) get(g.ref.zoneId).groups.push(g);
+  for (const r of inv.rules) get(r.ref.zoneId).rules.push(r);
+  for (const o of inv.overrides) get(o.ref.zoneId).overrides.push(o);
+  for (const f of inv.firewallRules) if (isWafBypass(f)) get(f.ref.zoneId).firewallRules.push(f);
+  for (const p of inv.pageRules) if (pageRuleTouchesWaf(p)) get(p.ref.zoneId).pageRules.push(p);
+
+  // Rulesets and zone resources only join zones that are already in the migration's scope.
+  for (const rs of inv.rulesets) byZone.get(rs.ref.zoneId ?? UNKNOWN_ZONE)?.rulesets.push(rs);
+  for (const zr of inv.zones) {
+    for (const key of [zr.id, zr.ref.zoneId]) {
+      const z = key ? byZone.get(key) : undefined;
+      if (z && !z.zone) z.zone = zr;
+    }
+  }
+  // A zone known both by its id and by the expression naming its resource (config only) is one zone.
+  for (const zr of inv.zones) {
+    if (!zr.id) continue;
+    const exprKey = `${zr.ref.configAddress}.id`;
+    const byExpr = byZone.get(exprKey);
+    const byId = byZone.get(zr.id);
+    if (byExpr && byId && byExpr !== byId) {
+      mergeInto(byId, byExpr);
+      byZone.delete(exprKey);
+    } else if (byExpr && !byId) {
+      byZone.delete(exprKey);
+      byExpr.zoneId = zr.id;
+      byExpr.zone = zr;
+      byZone.set(zr.id, byExpr);
+    }
+  }
+  return [...byZone.values()].sort((a, b) => a.zoneId.localeCompare(b.zoneId));
+}
+
+function mergeInto(target: ZoneInventory, src: ZoneInventory): void {
+  target.packages.push(...src.packages);
+  target.groups.push(...src.groups);
+  target.rules.push(...src.rules);
+  target.overrides.push(...src.overrides);
+  target.firewallRules.push(...src.firewallRules);
+  target.pageRules.push(...src.pageRules);
+  target.rulesets.push(...src.rulesets);
+}
+
+export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysis {
+  const findings: Finding[] = [];
+  const zoneId = z.zoneId;
+  const anchor = zoneAnchor(z);
+  const at = { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null };
+
+  const plan: ZonePlan = opts.zonePlans?.[zoneId] ?? z.zone?.plan ?? "unknown";
+  const compatible = phase2Compatible(z.overrides);
+  const migrationMode = migrationModeFor(plan);
+  const ctx: ClassifyContext = { owaspPackageIds: new Set(z.packages.map((p) => p.packageId).filter((x): x is string => !!x)) };
+
+  // Legacy resources.
+  const legacy: ResourceRef[] = [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref);
+  for (const ref of legacy) {
+    findings.push(
+      finding(
+        "LEGACY_WAF_RESOURCE",
+        `${ref.address} is a previous-WAF resource: it only works up to provider 3.35 and stops working once the zone migrates`,
+        { ref, zoneId },
+      ),
+    );
+    if (opts.stateKnown && ref.inConfig !== ref.inState && !underUnfollowedModule(ref, opts)) {
+      findings.push(
+        finding(
+          "STATE_CONFIG_DRIFT",
+          ref.inState
+            ? `${ref.address} is in state but not in config: \`terraform plan\` would reset that live WAF setting; remove it from state, do not apply`
+            : `${ref.address} is in config but not in state: it is not managed yet, delete the block instead of importing it`,
+          { ref, zoneId },
+        ),
+      );
+    }
+  }
+  for (const o of z.overrides) {
+    findings.push(
+      finding(
+        "URI_WAF_OVERRIDE",
+        `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"}): the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`,
+        { ref: o.ref, zoneId },
+        { urls: o.urls, rules: o.rules, groups: o.groups, rewriteAction: o.rewriteAction },
+      ),
+    );
+  }
+
+  // Legacy group and rule modes.
+  for (const g of z.groups) {
+    const kind = classifyGroup(g, ctx);
+    pushModeFinding(findings, kind, g.ref, zoneId, "group", g.groupId, g.mode);
+  }
+  for (const r of z.rules) {
+    const kind = classifyRule(r, ctx);
+    pushModeFinding(findings, kind, r.ref, zoneId, "rule", r.ruleId, r.mode);
+  }
+
+  // Firewall rules that bypass the WAF, and their limits.
+  for (const fw of z.firewallRules) {
+    findings.push(
+      finding(
+        "FIREWALL_RULE_BYPASS_WAF",
+        `${fw.ref.address} bypasses the WAF: it becomes a skip rule in the new managed ruleset`,
+        { ref: fw.ref, zoneId },
+        fw.expression !== null ? { expressionBytes: expressionBytes(fw.expression) } : undefined,
+      ),
+    );
+    if (fw.expression !== null && exceedsExpressionLimit(fw.expression)) {
+      findings.push(
+        finding(
+          "FIREWALL_EXPRESSION_TOO_LONG",
+          `${fw.ref.address}: its filter expression is ${expressionBytes(fw.expression)} bytes, over the ${MAX_EXPRESSION_BYTES}-byte limit: the owner cannot migrate this zone, Cloudflare Support must`,
+          { ref: fw.ref, zoneId },
+          { bytes: expressionBytes(fw.expression), limit: MAX_EXPRESSION_BYTES },
+        ),
+      );
+    }
+  }
+  if (exceedsRuleLimit(z.firewallRules.length)) {
+    findings.push(
+      finding(
+        "FIREWALL_RULES_OVER_LIMIT",
+        `${z.firewallRules.length} firewall rules bypass the WAF in this zone, over the limit of ${MAX_FIREWALL_RULES_TO_MIGRATE}: the owner cannot migrate this zone, Cloudflare Support must`,
+        at,
+        { count: z.firewallRules.length, limit: MAX_FIREWALL_RULES_TO_MIGRATE },
+      ),
+    );
+  }
+
+  // Page Rules.
+  for (const pr of z.pageRules) {
+    if (pr.disableSecurity) {
+      findings.push(
+        finding(
+          "PAGE_RULE_DISABLE_SECURITY",
+          `${pr.ref.address} disables security for ${pr.target ?? "its target"}: it becomes a skip rule in the new managed ruleset`,
+          { ref: pr.ref, zoneId },
+        ),
+      );
+    }
+    if (pr.waf === "off" || pr.waf === "on") {
+      findings.push(
+        finding(
+          "PAGE_RULE_WAF_SETTING",
+          pr.waf === "off"
+            ? `${pr.ref.address} sets WAF Off for ${pr.target ?? "its target"}: it does not disable the new WAF; only the generated skip rule does`
+            : `${pr.ref.address} sets WAF On for ${pr.target ?? "its target"}: the setting has no effect on the new WAF; remove it after migrating`,
+          { ref: pr.ref, zoneId },
+        ),
+      );
+    }
+  }
+
+  // Existing managed-phase rulesets.
+  for (const rs of z.rulesets.filter((r) => r.phase === MANAGED_PHASE)) {
+    findings.push(
+      finding(
+        "MANAGED_RULESET_EXISTS",
+        `${rs.ref.address} already manages this zone's ${MANAGED_PHASE} entry point: merge the generated rules into it instead of adding a second resource`,
+        { ref: rs.ref, zoneId },
+      ),
+    );
+    for (const rule of rs.rules) {
+      if (rule.action && !["execute", "skip", "log"].includes(rule.action)) {
+        findings.push(
+          finding(
+            "RULESET_INVALID_ACTION",
+            `${rs.ref.address} has a rule with action "${rule.action}", which the ${MANAGED_PHASE} phase does not accept (use "skip" for exceptions, "execute" for managed rulesets)`,
+            { ref: rs.ref, zoneId },
+            { action: rule.action, expression: rule.expression },
+          ),
+        );
+      }
+    }
+  }
+
+  if (!validationAvailable(plan)) {
+    findings.push(
+      finding(
+        "VALIDATION_MODE_UNAVAILABLE",
+        plan === "unknown"
+          ? `the zone's plan is unknown (no cloudflare_zone plan, no --zone-plan): assuming only the pending path (new WAF on, previous WAF off at once)`
+          : `the zone is on the ${plan} plan: validation mode is Enterprise-only, so the migration turns the new WAF on and the previous WAF off at once (pending path)`,
+        at,
+        { plan },
+      ),
+    );
+  }
+
+  const built = buildRuleset(z);
+  const name = rulesetResourceName(zoneId, z.zone?.name ?? null);
+  const rulesetId = opts.rulesetIds?.[zoneId] ?? null;
+  const providerMajor = opts.providerMajor ?? 4;
+  const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);
+  if (!rulesetId) {
+    findings.push(
+      finding(
+        "RULESET_ID_UNKNOWN",
+        `the id of the zone's ${MANAGED_PHASE} entry point ruleset is not known: after migrating, get it with \`cf-waf-migrate api entrypoint --zone ${zoneId}\` (or GET /zones/${zoneId}/rulesets/phases/${MANAGED_PHASE}/entrypoint) and pass --ruleset-id ${zoneId}=<id>`,
+        at,
+        {
+          command: `cf-waf-migrate api entrypoint --zone ${zoneId}`,
+          curl: `curl -s -H "Authorization: Bearer $CLOUDFLARE_API_TOKEN" https://api.cloudflare.com/client/v4/zones/${zoneId}/rulesets/phases/${MANAGED_PHASE}/entrypoint`,
+        },
+      ),
+    );
+  }
+
+  const stateRemovals = [...z.packages, ...z.groups, ...z.rules]
+    .map((x) => x.ref)
+    .filter((r) => r.inState || !opts.stateKnown)
+    .map((r) => r.address);
+
+  const zone: ZoneReport = {
+    zoneId,
+    zoneName: z.zone?.name ?? null,
+    plan,
+    compatible,
+    migrationMode,
+    phase1: phase1Eligibility(z),
+    ruleset: built.ruleset,
+    imports: [{ to: `cloudflare_ruleset.${name}`, id: importId }],
+    stateRemovals: [...new Set(stateRemovals)].sort(),
+  };
+  return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetResourceName: name, rulesetId };
+}
+
+function pushModeFinding(
+  findings: Finding[],
+  kind: string,
+  ref: ResourceRef,
+  zoneId: string,
+  what: "group" | "rule",
+  legacyId: string | null,
+  mode: string | null,
+): void {
+  if (kind === "owasp") {
+    findings.push(
+      finding(
+        "CRS_OVERRIDE_NOT_MIGRATED",
+        `${ref.address} overrides core rule set ${what} ${legacyId ?? "?"} (mode ${mode ?? "?"}): core rule set ${what} overrides are not migrated; recreate it as a tag or rule override of the OWASP Core Ruleset`,
+        { ref, zoneId },
+        { legacyId, mode, kind: what },
+      ),
+    );
+  } else {
+    findings.push(
+      finding(
+        "MANAGED_OVERRIDE_UNMAPPED",
+        `${ref.address} sets managed ${what} ${legacyId ?? "?"} to mode ${mode ?? "?"}: legacy rule ids do not map to the new Cloudflare Managed Ruleset offline; use --config-json with the service's configuration for an exact ruleset`,
+        { ref, zoneId },
+        { legacyId, mode, kind: what },
+      ),
+    );
+  }
+}
+
+function underUnfollowedModule(ref: ResourceRef, opts: AnalyzeOptions): boolean {
+  return (opts.unfollowedModulePrefixes ?? []).some((p) => ref.configAddress.startsWith(p + "."));
+}
+
+/** A zone-level finding points at the zone's resource, or else its first legacy block. */
+function zoneAnchor(z: ZoneInventory): { file: string; line: number } | null {
+  const candidates: (ResourceRef | undefined)[] = [
+    z.zone?.ref,
+    ...[...z.packages, ...z.groups, ...z.rules, ...z.overrides, ...z.firewallRules, ...z.pageRules].map((x) => x.ref),
+  ];
+  for (const c of candidates) if (c?.file && c.line) return { file: c.file, line: c.line };
+  return null;
+}

@@ -1,0 +1,93 @@
+// The stable finding codes of DESIGN.md section 4 and the severity arithmetic of --fail-on.
+// Codes are never renamed; new ones are added at the end of their group.
+import type { FailOn, Finding, ResourceRef, Severity } from "./model.js";
+
+export const FINDING_CODES = {
+  LEGACY_WAF_RESOURCE: "warning",
+  URI_WAF_OVERRIDE: "error",
+  FIREWALL_RULE_BYPASS_WAF: "info",
+  FIREWALL_RULES_OVER_LIMIT: "error",
+  FIREWALL_EXPRESSION_TOO_LONG: "error",
+  PAGE_RULE_DISABLE_SECURITY: "info",
+  PAGE_RULE_WAF_SETTING: "warning",
+  CRS_OVERRIDE_NOT_MIGRATED: "warning",
+  MANAGED_OVERRIDE_UNMAPPED: "warning",
+  VALIDATION_MODE_UNAVAILABLE: "info",
+  RULESET_ID_UNKNOWN: "warning",
+  PROVIDER_UPGRADE_BLOCKED: "error",
+  STATE_CONFIG_DRIFT: "warning",
+  CERT_UNIVERSAL_AUTO_SWITCH: "info",
+  CERT_ADVANCED_LETS_ENCRYPT: "warning",
+  CERT_TOTAL_TLS_LETS_ENCRYPT: "warning",
+  CERT_CUSTOM_HOSTNAME_LETS_ENCRYPT: "warning",
+  CERT_CUSTOM_CROSS_SIGNED_UNTIL_EXPIRY: "info",
+  CERT_CUSTOM_REBUNDLED_SELF_SIGNED: "info",
+  CERT_CUSTOM_USER_DEFINED_CHAIN: "warning",
+  // Added by this tool (compatible extensions of the contract):
+  /** A module source that is not a local path: its resources are not scanned. */
+  REMOTE_MODULE_NOT_FOLLOWED: "info",
+  /** An existing `http_request_firewall_managed` ruleset with an action the phase does not accept. */
+  RULESET_INVALID_ACTION: "warning",
+  /** The zone already has an `http_request_firewall_managed` ruleset in Terraform. */
+  MANAGED_RULESET_EXISTS: "info",
+  /** A legacy WAF data source (`data.cloudflare_waf_*`), removed in provider 4.0 like the resources. */
+  LEGACY_WAF_DATA_SOURCE: "warning",
+  /** A value the migration needs comes from an expression that only state can resolve. */
+  VALUE_UNRESOLVED: "info",
+} as const satisfies Record<string, Severity>;
+
+export type FindingCode = keyof typeof FINDING_CODES;
+
+const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
+
+export function severityRank(s: Severity): number {
+  return RANK[s];
+}
+
+/** True when a finding of severity `s` trips `--fail-on failOn`. */
+export function tripsFailOn(s: Severity, failOn: FailOn): boolean {
+  return failOn !== "never" && RANK[s] >= RANK[failOn];
+}
+
+export function finding(
+  code: FindingCode,
+  message: string,
+  at: { ref?: ResourceRef | null; zoneId?: string | null; file?: string | null; line?: number | null },
+  details?: Record<string, unknown>,
+): Finding {
+  const ref = at.ref ?? null;
+  const f: Finding = {
+    code,
+    severity: FINDING_CODES[code],
+    message,
+    zoneId: at.zoneId !== undefined ? at.zoneId : (ref?.zoneId ?? null),
+    address: ref?.address ?? null,
+    file: at.file !== undefined ? at.file : (ref?.file ?? null),
+    line: at.line !== undefined ? at.line : (ref?.line ?? null),
+  };
+  if (details) f.details = details;
+  return f;
+}
+
+/** Deterministic order: by severity (errors first), zone, file, line, code, address. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      RANK[b.severity] - RANK[a.severity] ||
+      cmp(a.zoneId, b.zoneId) ||
+      cmp(a.file, b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      cmp(a.code, b.code) ||
+      cmp(a.address, b.address),
+  );
+}
+
+function cmp(a: string | null, b: string | null): number {
+  return (a ?? "").localeCompare(b ?? "");
+}
+
+export function highestSeverity(findings: Finding[]): Severity | null {
+  let best: Severity | null = null;
+  for (const f of findings) if (!best || RANK[f.severity] > RANK[best]) best = f.severity;
+  return best;
+}

@@ -1,0 +1,38 @@
+// Assembles the JSON report (DESIGN.md section 4) from the inventory and the analysis. Pure.
+import type { AnalysisResult } from "./analyze.js";
+import { sortFindings } from "./findings.js";
+import type { Finding, InputError, InventoryResource, PlanStep, Report } from "./model.js";
+
+export const TOOL_NAME = "cf-waf-migrate";
+
+export function buildReport(input: {
+  version: string;
+  resources: InventoryResource[];
+  analysis: AnalysisResult;
+  extraFindings?: Finding[];
+  errors: InputError[];
+  planSteps?: PlanStep[];
+}): Report {
+  const report: Report = {
+    schemaVersion: 1,
+    tool: { name: TOOL_NAME, version: input.version },
+    resources: input.resources.map((r) => ({
+      address: r.address,
+      type: r.type,
+      file: r.file,
+      line: r.line,
+      zoneId: r.zoneId,
+      inConfig: r.inConfig,
+      inState: r.inState,
+    })),
+    zones: input.analysis.zones.map((z) => z.zone),
+    findings: sortFindings([...input.analysis.findings, ...(input.extraFindings ?? [])]),
+    errors: sortErrors(input.errors),
+  };
+  if (input.planSteps) report.plan = { steps: input.planSteps };
+  return report;
+}
+
+function sortErrors(errors: InputError[]): InputError[] {
+  return [...errors].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+}

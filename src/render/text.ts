@@ -1,0 +1,110 @@
+// The text report for a person at a terminal: a summary line, then each zone with its findings, the
+// generated ruleset in one line per rule, the import and the state removals; then findings that belong to
+// no zone, then the input errors.
+import type { Finding, InputError, Report, Severity, ZoneReport } from "../core/model.js";
+import { makeStyle, type Style } from "./style.js";
+
+export interface TextOptions {
+  color: boolean;
+  /** Title of the report (the command that produced it). */
+  title?: string;
+}
+
+export function renderText(report: Report, opts: TextOptions): string {
+  const st = makeStyle(opts.color);
+  const out: string[] = [];
+  out.push(summaryLine(report, st, opts.title ?? "scan"));
+
+  const byZone = new Map<string, Finding[]>();
+  const other: Finding[] = [];
+  const zoneIds = new Set(report.zones.map((z) => z.zoneId));
+  for (const f of report.findings) {
+    if (f.zoneId && zoneIds.has(f.zoneId)) byZone.set(f.zoneId, [...(byZone.get(f.zoneId) ?? []), f]);
+    else other.push(f);
+  }
+
+  for (const z of report.zones) {
+    out.push("");
+    out.push(zoneHeader(z, st));
+    for (const f of byZone.get(z.zoneId) ?? []) out.push(...findingLines(f, st));
+    out.push(...zoneDetails(z, st));
+  }
+  if (other.length) {
+    out.push("");
+    out.push(st.bold("Other findings"));
+    for (const f of other) out.push(...findingLines(f, st));
+  }
+  if (report.plan) {
+    out.push("");
+    out.push(st.bold("Plan"));
+    for (const step of report.plan.steps) {
+      out.push(`  ${step.number}. ${step.title}`);
+      for (const c of step.commands) out.push(`       ${c}`);
+      for (const n of step.notes ?? []) out.push(st.dim(`       note: ${n}`));
+    }
+  }
+  if (report.errors.length) {
+    out.push("");
+    out.push(st.bold(st.severity("error", `Input that could not be read (${report.errors.length})`)));
+    for (const e of report.errors) out.push(`  ${errorLocation(e)}: ${e.message}`);
+  }
+  if (report.zones.length === 0 && report.findings.length === 0 && report.errors.length === 0) {
+    out.push("");
+    out.push(st.ok("No previous-WAF resources or WAF-related settings found."));
+  }
+  return out.join("\n") + "\n";
+}
+
+function summaryLine(report: Report, st: Style, title: string): string {
+  const count = (s: Severity) => report.findings.filter((f) => f.severity === s).length;
+  const inConfig = report.resources.filter((r) => r.inConfig).length;
+  const inState = report.resources.filter((r) => r.inState).length;
+  const parts = [
+    `${report.zones.length} zone${report.zones.length === 1 ? "" : "s"}`,
+    `${report.resources.length} resource${report.resources.length === 1 ? "" : "s"} (${inConfig} in config, ${inState} in state)`,
+    st.severity("error", `${count("error")} error${count("error") === 1 ? "" : "s"}`),
+    st.severity("warning", `${count("warning")} warning${count("warning") === 1 ? "" : "s"}`),
+    st.severity("info", `${count("info")} info`),
+  ];
+  if (report.errors.length) parts.push(st.severity("error", `${report.errors.length} unreadable input${report.errors.length === 1 ? "" : "s"}`));
+  return st.bold(`cf-waf-migrate ${title}: `) + parts.join(", ");
+}
+
+function zoneHeader(z: ZoneReport, st: Style): string {
+  const name = z.zoneName ? ` (${z.zoneName})` : "";
+  const compat = z.compatible ? st.ok("compatible") : st.severity("error", "NOT compatible");
+  return st.bold(`Zone ${z.zoneId}${name}`) + `  plan ${z.plan} · ${compat} · migration mode ${z.migrationMode}`;
+}
+
+function findingLines(f: Finding, st: Style): string[] {
+  const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : (f.address ?? "");
+  const label = st.severity(f.severity, f.severity.toUpperCase().padEnd(7));
+  return [`  ${label} ${f.code}  ${st.dim(where)}`, `          ${f.message}`];
+}
+
+function zoneDetails(z: ZoneReport, st: Style): string[] {
+  const lines: string[] = [];
+  lines.push(`  ${st.bold("Ruleset")} "${z.ruleset.name}" (${z.ruleset.rules.length} rules):`);
+  for (const r of z.ruleset.rules) {
+    const state = r.enabled ? "" : " [disabled]";
+    if (r.action === "skip") lines.push(`    skip     ${r.expression}${state}`);
+    else {
+      const ov = r.action_parameters?.overrides;
+      const extra = ov?.rules?.length
+        ? ` (${(ov.categories ?? []).map((c) => c.category).join(", ") || "all levels"} off; score ${ov.rules[0]?.score_threshold ?? "-"}, action ${ov.rules[0]?.action ?? "-"})`
+        : "";
+      lines.push(`    execute  ${r.description}${extra}${state}`);
+    }
+  }
+  for (const i of z.imports) lines.push(`  ${st.bold("Import")}   ${i.to}  ${i.id}`);
+  if (z.stateRemovals.length) {
+    lines.push(`  ${st.bold("Remove from state")} (${z.stateRemovals.length}):`);
+    for (const a of z.stateRemovals) lines.push(`    ${a}`);
+  }
+  if (z.phase1.reasons.length) lines.push(st.dim(`  phase 1 would not have admitted it: ${z.phase1.reasons.join("; ")}`));
+  return lines;
+}
+
+function errorLocation(e: InputError): string {
+  return `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ""}` : ""}`;
+}

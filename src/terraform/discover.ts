@@ -1,0 +1,116 @@
+// Walks the given paths for Terraform configuration directories. Skips `.terraform/`, `.git/` and
+// `node_modules/`, follows symlinks once (a loop is reported, not followed), and reports every path it
+// cannot read as an input error instead of stopping.
+import { readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import type { InputError } from "../core/model.js";
+
+export const SKIPPED_DIRS = new Set([".terraform", ".git", "node_modules"]);
+
+export function isConfigFile(name: string): boolean {
+  return name.endsWith(".tf") || name.endsWith(".tf.json");
+}
+
+export interface DiscoveredDir {
+  /** Absolute path. */
+  dir: string;
+  /** Absolute paths of its configuration files, sorted. When a file was named directly, only those. */
+  files: string[];
+}
+
+export interface Discovery {
+  dirs: DiscoveredDir[];
+  errors: InputError[];
+}
+
+export async function discover(paths: string[], cwd: string): Promise<Discovery> {
+  const byDir = new Map<string, Set<string>>();
+  const errors: InputError[] = [];
+  const seenReal = new Set<string>();
+
+  const add = (file: string) => {
+    const dir = path.dirname(file);
+    let set = byDir.get(dir);
+    if (!set) byDir.set(dir, (set = new Set()));
+    set.add(file);
+  };
+
+  const walk = async (dir: string, display: string): Promise<void> => {
+    let real: string;
+    try {
+      real = await realpath(dir);
+    } catch (e) {
+      errors.push(fsError(display, e));
+      return;
+    }
+    if (seenReal.has(real)) {
+      // Either a symlink loop or two links to one tree: scanning it twice would duplicate every resource.
+      errors.push({ file: display, line: null, column: null, message: `directory already scanned through another path (symlink loop?): ${path.relative(cwd, real) || "."}` });
+      return;
+    }
+    seenReal.add(real);
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      errors.push(fsError(display, e));
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const ent of entries) {
+      const full = path.join(dir, ent.name);
+      const shown = path.join(display, ent.name);
+      let isDir = ent.isDirectory();
+      let isFile = ent.isFile();
+      if (ent.isSymbolicLink()) {
+        try {
+          const st = await stat(full);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        } catch (e) {
+          errors.push(fsError(shown, e));
+          continue;
+        }
+      }
+      if (isDir) {
+        if (!SKIPPED_DIRS.has(ent.name)) await walk(full, shown);
+      } else if (isFile && isConfigFile(ent.name)) add(full);
+    }
+  };
+
+  for (const p of paths) {
+    const abs = path.resolve(cwd, p);
+    let st;
+    try {
+      st = await stat(abs);
+    } catch (e) {
+      errors.push(fsError(p, e));
+      continue;
+    }
+    if (st.isDirectory()) await walk(abs, p);
+    else if (st.isFile()) {
+      if (isConfigFile(abs)) add(abs);
+      else errors.push({ file: p, line: null, column: null, message: "not a Terraform configuration file (.tf or .tf.json)" });
+    }
+  }
+
+  const dirs = [...byDir.entries()]
+    .map(([dir, files]) => ({ dir, files: [...files].sort() }))
+    .sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  return { dirs, errors };
+}
+
+export function fsError(file: string, e: unknown): InputError {
+  const err = e as NodeJS.ErrnoException;
+  const why =
+    err.code === "ENOENT"
+      ? "no such file or directory"
+      : err.code === "EACCES" || err.code === "EPERM"
+        ? "permission denied"
+        : err.code === "ELOOP"
+          ? "too many levels of symbolic links (symlink loop)"
+          : err.code === "EISDIR"
+            ? "is a directory"
+            : (err.message ?? String(e));
+  return { file, line: null, column: null, message: `cannot read: ${why}` };
+}

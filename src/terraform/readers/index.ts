@@ -1,0 +1,26 @@
+// Turns the joined inventory into the core's domain inventory, one reader per resource type.
+import type { DomainInventory } from "../../core/analyze.js";
+import type { InputError, InventoryResource } from "../../core/model.js";
+import { refOf } from "../../core/model.js";
+import { LEGACY_DATA_SOURCES } from "../inventory.js";
+import { indexFilters, readFirewallRule, readPageRule } from "./firewall.js";
+import { readGroup, readOverride, readPackage, readRule } from "./legacy-waf.js";
+import { readRuleset, readZone } from "./ruleset-zone.js";
+
+export function readDomain(resources: InventoryResource[], errors: InputError[]): DomainInventory {
+  const of = (type: string) => resources.filter((r) => r.type === type);
+  const packages = of("cloudflare_waf_package").map(readPackage);
+  const owaspPackageIds = new Set(packages.filter((p) => p.kind === "owasp" && p.packageId).map((p) => p.packageId!));
+  const filters = indexFilters(resources);
+  return {
+    packages,
+    groups: of("cloudflare_waf_group").map((r) => readGroup(r, owaspPackageIds)),
+    rules: of("cloudflare_waf_rule").map((r) => readRule(r, owaspPackageIds)),
+    overrides: of("cloudflare_waf_override").map(readOverride),
+    firewallRules: of("cloudflare_firewall_rule").map((r) => readFirewallRule(r, filters, errors)),
+    pageRules: of("cloudflare_page_rule").map(readPageRule),
+    rulesets: of("cloudflare_ruleset").map(readRuleset),
+    zones: of("cloudflare_zone").map(readZone),
+    legacyDataSources: resources.filter((r) => LEGACY_DATA_SOURCES.has(r.type)).map(refOf),
+  };
+}

@@ -1,0 +1,44 @@
+// Light evaluation of the expressions that usually carry a zone id: `var.x` (through module inputs and
+// variable defaults), `local.x`, and `cloudflare_zone.<name>.id` (through state). Anything else, or any
+// value that depends on count/for_each, stays unresolved: state is the source of truth for those.
+import type { ModuleNode } from "./modules.js";
+import type { StateInstance } from "./state.js";
+import { expressionText, literalString } from "./values.js";
+
+const MAX_HOPS = 16;
+
+export function resolveString(
+  value: unknown,
+  node: ModuleNode,
+  stateLookup: (configAddress: string) => StateInstance[],
+  hops = 0,
+): string | null {
+  if (hops > MAX_HOPS) return null;
+  const lit = literalString(value);
+  if (lit !== null) return lit;
+  const expr = expressionText(value);
+  if (expr === null) return null;
+
+  let m = /^var\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
+  if (m) {
+    const name = m[1]!;
+    if (node.call && name in node.call.inputs && node.parent) {
+      return resolveString(node.call.inputs[name], node.parent, stateLookup, hops + 1);
+    }
+    const def = node.dir.variables[name];
+    return def && "default" in def ? resolveString(def.default, node, stateLookup, hops + 1) : null;
+  }
+  m = /^local\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
+  if (m) {
+    const name = m[1]!;
+    return name in node.dir.locals ? resolveString(node.dir.locals[name], node, stateLookup, hops + 1) : null;
+  }
+  m = /^cloudflare_zone\.([A-Za-z_][A-Za-z0-9_-]*)\.id$/.exec(expr);
+  if (m) {
+    const addr = node.path ? `${node.path}.cloudflare_zone.${m[1]}` : `cloudflare_zone.${m[1]}`;
+    const insts = stateLookup(addr);
+    const id = insts.length === 1 ? insts[0]!.attributes.id : null;
+    return typeof id === "string" ? id : null;
+  }
+  return null;
+}

@@ -1,0 +1,187 @@
+// Reads Terraform state: the v4 state file (`terraform.tfstate`, `terraform state pull`) and the
+// `terraform show -json` representation, from a file or standard input. Produces resource instances with
+// their addresses exactly as `terraform state list` prints them.
+import { readFile, stat } from "node:fs/promises";
+import { configAddressOf, formatAddress, formatModulePath, parseAddress, parseModulePath, type IndexKey, type ParsedAddress } from "../core/address.js";
+import type { InputError } from "../core/model.js";
+import { fsError } from "./discover.js";
+
+export interface StateInstance {
+  address: string;
+  configAddress: string;
+  /** Module instance path (`module.waf["shop"]`), "" at the root. */
+  module: string;
+  mode: "managed" | "data";
+  type: string;
+  name: string;
+  indexKey?: IndexKey;
+  attributes: Record<string, unknown>;
+  schemaVersion: number | null;
+  provider: string | null;
+}
+
+export interface StateRead {
+  /** Display name of the source (`-` shows as `<stdin>`). */
+  source: string;
+  instances: StateInstance[];
+  terraformVersion: string | null;
+}
+
+export type StateOutcome = { ok: true; state: StateRead } | { ok: false; error: InputError };
+
+/**
+ * V8 cannot hold a string longer than ~512 MiB; JSON.parse needs the whole text. Larger states need the
+ * streaming reader; until then they are refused with a message that says why.
+ */
+export const MAX_JSON_STATE_BYTES = 500 * 1024 * 1024;
+
+export async function readStateSource(source: string, stdin: () => Promise<Buffer>): Promise<StateOutcome> {
+  const display = source === "-" ? "<stdin>" : source;
+  let buf: Buffer;
+  try {
+    if (source === "-") buf = await stdin();
+    else {
+      const st = await stat(source);
+      if (st.isDirectory()) return { ok: false, error: { file: display, line: null, column: null, message: "is a directory, not a state file" } };
+      if (st.size > MAX_JSON_STATE_BYTES) {
+        const { readLargeState } = await import("./state-stream.js");
+        return readLargeState(source, display);
+      }
+      buf = await readFile(source);
+    }
+  } catch (e) {
+    return { ok: false, error: fsError(display, e) };
+  }
+  return parseStateText(buf.toString("utf8"), display);
+}
+
+export function parseStateText(text: string, display: string): StateOutcome {
+  if (text.trim() === "") return { ok: false, error: { file: display, line: null, column: null, message: "state is empty" } };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    const { line, column } = jsonErrorPosition(text, e as Error);
+    const truncated = /end of (JSON )?input/i.test((e as Error).message);
+    return {
+      ok: false,
+      error: { file: display, line, column, message: truncated ? "state is truncated (unexpected end of JSON)" : `state is not valid JSON: ${(e as Error).message}` },
+    };
+  }
+  return stateFromDocument(doc, display);
+}
+
+export function stateFromDocument(doc: unknown, display: string): StateOutcome {
+  const fail = (message: string): StateOutcome => ({ ok: false, error: { file: display, line: null, column: null, message } });
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return fail("not a Terraform state: expected a JSON object");
+  const d = doc as Record<string, unknown>;
+  if ("format_version" in d) return fromShowJson(d, display);
+  if (!("version" in d)) return fail("not a Terraform state: no \"version\" (state file) or \"format_version\" (terraform show -json)");
+  if (d.version !== 4) {
+    return fail(`state version ${JSON.stringify(d.version)} is not supported: only version 4 (Terraform 0.12 and later); run \`terraform state pull\` with a current Terraform`);
+  }
+  if (!Array.isArray(d.resources)) return fail("state version 4 without a \"resources\" array");
+  const instances: StateInstance[] = [];
+  for (const r of d.resources as Record<string, unknown>[]) {
+    const err = addV4Resource(r, instances);
+    if (err) return fail(err);
+  }
+  return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null } };
+}
+
+/** Adds one `resources[]` entry of a v4 state; returns an error message when it is malformed. */
+export function addV4Resource(r: Record<string, unknown>, out: StateInstance[]): string | null {
+  if (!r || typeof r !== "object") return "malformed resource entry in state";
+  const { type, name } = r as { type?: unknown; name?: unknown };
+  if (typeof type !== "string" || typeof name !== "string") return "resource entry without type or name in state";
+  const mode = r.mode === "data" ? "data" : "managed";
+  const module = typeof r.module === "string" ? r.module : "";
+  let modules;
+  try {
+    modules = parseModulePath(module);
+  } catch {
+    return `malformed module path ${JSON.stringify(module)} in state`;
+  }
+  const provider = typeof r.provider === "string" ? r.provider : null;
+  for (const inst of (Array.isArray(r.instances) ? r.instances : []) as Record<string, unknown>[]) {
+    if (inst?.deposed) continue; // a deposed object is not an instance of its own in `state list`
+    const key = inst?.index_key;
+    const parsed: ParsedAddress = { modules, mode, type, name };
+    if (typeof key === "number" || typeof key === "string") parsed.key = key;
+    out.push({
+      address: formatAddress(parsed),
+      configAddress: configAddressOf(parsed),
+      module,
+      mode,
+      type,
+      name,
+      ...(parsed.key !== undefined ? { indexKey: parsed.key } : {}),
+      attributes: attributesOf(inst),
+      schemaVersion: typeof inst?.schema_version === "number" ? inst.schema_version : null,
+      provider,
+    });
+  }
+  return null;
+}
+
+function attributesOf(inst: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (inst?.attributes && typeof inst.attributes === "object") return inst.attributes as Record<string, unknown>;
+  // Pre-0.12 `attributes_flat` (flatmap strings): only the top-level scalars are usable.
+  if (inst?.attributes_flat && typeof inst.attributes_flat === "object") return { ...(inst.attributes_flat as Record<string, unknown>) };
+  return {};
+}
+
+/** `terraform show -json`: `values.root_module` with `resources[]` and nested `child_modules[]`. */
+function fromShowJson(d: Record<string, unknown>, display: string): StateOutcome {
+  const instances: StateInstance[] = [];
+  const values = d.values as Record<string, unknown> | undefined;
+  const walk = (mod: Record<string, unknown> | undefined): string | null => {
+    if (!mod) return null;
+    for (const r of (Array.isArray(mod.resources) ? mod.resources : []) as Record<string, unknown>[]) {
+      if (typeof r.address !== "string") return "resource without an address in terraform show -json output";
+      let parsed: ParsedAddress;
+      try {
+        parsed = parseAddress(r.address);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      instances.push({
+        address: formatAddress(parsed),
+        configAddress: configAddressOf(parsed),
+        module: formatModulePath(parsed.modules),
+        mode: parsed.mode,
+        type: parsed.type,
+        name: parsed.name,
+        ...(parsed.key !== undefined ? { indexKey: parsed.key } : {}),
+        attributes: (r.values as Record<string, unknown>) ?? {},
+        schemaVersion: typeof r.schema_version === "number" ? r.schema_version : null,
+        provider: typeof r.provider_name === "string" ? r.provider_name : null,
+      });
+    }
+    for (const child of (Array.isArray(mod.child_modules) ? mod.child_modules : []) as Record<string, unknown>[]) {
+      const err = walk(child);
+      if (err) return err;
+    }
+    return null;
+  };
+  const err = walk(values?.root_module as Record<string, unknown> | undefined);
+  if (err) return { ok: false, error: { file: display, line: null, column: null, message: err } };
+  return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null } };
+}
+
+/** Line and column of a JSON.parse failure, from the "at position N" V8 puts in most messages. */
+function jsonErrorPosition(text: string, e: Error): { line: number | null; column: number | null } {
+  const m = /position (\d+)/.exec(e.message);
+  let pos = m ? Number(m[1]) : null;
+  if (pos === null && /end of (JSON )?input/i.test(e.message)) pos = text.length;
+  if (pos === null) return { line: null, column: null };
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < pos && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: pos - start + 1 };
+}
