@@ -1,0 +1,383 @@
+// Generated HCL: the zone's `cloudflare_ruleset` (provider 4 blocks or provider 5 attributes), `import {}`
+// and `removed {}` blocks, and the `terraform import` command line.
+//
+// The text is built here with one item per line and then passed through `@cdktn/hcl-tools` `format()`
+// (hclwrite.Format, the engine of `terraform fmt`), so the output is what `terraform fmt` would write.
+// `format()` does not validate, so the result is re-parsed with `@cdktn/hcl2json` before it is returned.
+
+import { format } from "@cdktn/hcl-tools";
+import { parse } from "@cdktn/hcl2json";
+import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../core/model.js";
+import { shellQuote } from "../core/shell-quote.js";
+
+export type ProviderMajor = 4 | 5;
+
+export interface EmitRulesetOptions {
+  /** Terraform resource name (second label); see `rulesetResourceName`. */
+  resourceName: string;
+  /** Raw HCL expression for `zone_id`, e.g. `cloudflare_zone.shop.id` or `"0da4…"` (quotes included). */
+  zoneIdExpression: string;
+  ruleset: Ruleset;
+  providerMajor: ProviderMajor;
+  /** Each entry becomes `# TODO: <text>` above the resource (multi-line entries become several comments). */
+  todoComments?: string[];
+}
+
+/** Raised when the emitter is given something it cannot turn into valid HCL. */
+export class HclEmitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HclEmitError";
+  }
+}
+
+export const RULESET_KIND = "zone";
+export const RULESET_PHASE = "http_request_firewall_managed";
+
+// ---- Literals ----------------------------------------------------------------------------------------
+
+/**
+ * An HCL quoted string literal whose value is exactly `s`: backslash, quote and control characters use
+ * HCL's escapes, and the template introducers are doubled (`${` → `$${`, `%{` → `%%{`) so that nothing in
+ * the value is read as an interpolation or directive. A `$` or `%` that does not start `${`/`%{` stays
+ * as is (HCL reads `$$${x}` as `$${x}`), so Cloudflare raw strings such as `r"a\d"` survive.
+ */
+export function hclString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    const next = s[i + 1];
+    switch (c) {
+      case "\\":
+        out += "\\\\";
+        break;
+      case '"':
+        out += '\\"';
+        break;
+      case "\n":
+        out += "\\n";
+        break;
+      case "\r":
+        out += "\\r";
+        break;
+      case "\t":
+        out += "\\t";
+        break;
+      case "$":
+        out += next === "{" ? "$$" : "$";
+        break;
+      case "%":
+        out += next === "{" ? "%%" : "%";
+        break;
+      default: {
+        const code = c.charCodeAt(0);
+        if (code < 0x20 || code === 0x7f) out += "\\u" + code.toString(16).padStart(4, "0");
+        else out += c;
+      }
+    }
+  }
+  return out + '"';
+}
+
+function hclNumber(n: number, what: string): string {
+  if (!Number.isFinite(n)) throw new HclEmitError(`${what} must be a finite number, got ${n}`);
+  return String(n);
+}
+
+function hclBool(b: boolean): string {
+  return b ? "true" : "false";
+}
+
+// ---- A tiny line writer ------------------------------------------------------------------------------
+// Indentation and alignment are left to format(); the writer only decides what goes on which line.
+
+type Attr = [name: string, value: string];
+
+function attrLines(attrs: Attr[]): string[] {
+  return attrs.map(([k, v]) => `${k} = ${v}`);
+}
+
+function ruleAttrs(rule: RulesetRule): Attr[] {
+  const attrs: Attr[] = [];
+  if (rule.ref !== undefined) attrs.push(["ref", hclString(rule.ref)]);
+  attrs.push(["action", hclString(rule.action)]);
+  attrs.push(["expression", hclString(rule.expression)]);
+  attrs.push(["description", hclString(rule.description)]);
+  attrs.push(["enabled", hclBool(rule.enabled)]);
+  return attrs;
+}
+
+function ruleOverrideAttrs(o: RuleOverride): Attr[] {
+  const attrs: Attr[] = [["id", hclString(o.id)]];
+  if (o.action !== undefined) attrs.push(["action", hclString(o.action)]);
+  if (o.enabled !== undefined) attrs.push(["enabled", hclBool(o.enabled)]);
+  if (o.score_threshold !== undefined)
+    attrs.push(["score_threshold", hclNumber(o.score_threshold, `score_threshold of rule override ${o.id}`)]);
+  return attrs;
+}
+
+function categoryOverrideAttrs(o: CategoryOverride): Attr[] {
+  const attrs: Attr[] = [["category", hclString(o.category)]];
+  if (o.action !== undefined) attrs.push(["action", hclString(o.action)]);
+  if (o.enabled !== undefined) attrs.push(["enabled", hclBool(o.enabled)]);
+  return attrs;
+}
+
+interface OverridesParts {
+  attrs: Attr[];
+  categories: CategoryOverride[];
+  rules: RuleOverride[];
+}
+
+function overridesParts(ap: RuleActionParameters): OverridesParts | null {
+  const o = ap.overrides;
+  if (!o) return null;
+  const attrs: Attr[] = [];
+  if (o.action !== undefined) attrs.push(["action", hclString(o.action)]);
+  if (o.enabled !== undefined) attrs.push(["enabled", hclBool(o.enabled)]);
+  const categories = o.categories ?? [];
+  const rules = o.rules ?? [];
+  if (attrs.length === 0 && categories.length === 0 && rules.length === 0) return null;
+  return { attrs, categories, rules };
+}
+
+function actionParamAttrs(ap: RuleActionParameters): Attr[] {
+  const attrs: Attr[] = [];
+  if (ap.id !== undefined) attrs.push(["id", hclString(ap.id)]);
+  if (ap.ruleset !== undefined) attrs.push(["ruleset", hclString(ap.ruleset)]);
+  return attrs;
+}
+
+// Provider 4: nested blocks.
+function rulesV4(rule: RulesetRule): string[] {
+  const out = ["rules {", ...attrLines(ruleAttrs(rule))];
+  const ap = rule.action_parameters;
+  if (ap) {
+    const apAttrs = actionParamAttrs(ap);
+    const ov = overridesParts(ap);
+    if (apAttrs.length > 0 || ov) {
+      out.push("action_parameters {", ...attrLines(apAttrs));
+      if (ov) {
+        out.push("overrides {", ...attrLines(ov.attrs));
+        for (const c of ov.categories) out.push("categories {", ...attrLines(categoryOverrideAttrs(c)), "}");
+        for (const r of ov.rules) out.push("rules {", ...attrLines(ruleOverrideAttrs(r)), "}");
+        out.push("}");
+      }
+      out.push("}");
+    }
+  }
+  if (rule.logging) out.push("logging {", `enabled = ${hclBool(rule.logging.enabled)}`, "}");
+  out.push("}");
+  return out;
+}
+
+// Provider 5: nested attributes (objects and lists of objects).
+function objectList(name: string, items: Attr[][]): string[] {
+  const out = [`${name} = [`];
+  items.forEach((attrs, i) => {
+    out.push("{", ...attrLines(attrs), i < items.length - 1 ? "}," : "}");
+  });
+  out.push("]");
+  return out;
+}
+
+function ruleV5(rule: RulesetRule, last: boolean): string[] {
+  const out = ["{", ...attrLines(ruleAttrs(rule))];
+  const ap = rule.action_parameters;
+  if (ap) {
+    const apAttrs = actionParamAttrs(ap);
+    const ov = overridesParts(ap);
+    if (apAttrs.length > 0 || ov) {
+      out.push("action_parameters = {", ...attrLines(apAttrs));
+      if (ov) {
+        out.push("overrides = {", ...attrLines(ov.attrs));
+        if (ov.categories.length > 0) out.push(...objectList("categories", ov.categories.map(categoryOverrideAttrs)));
+        if (ov.rules.length > 0) out.push(...objectList("rules", ov.rules.map(ruleOverrideAttrs)));
+        out.push("}");
+      }
+      out.push("}");
+    }
+  }
+  if (rule.logging) out.push("logging = {", `enabled = ${hclBool(rule.logging.enabled)}`, "}");
+  out.push(last ? "}" : "},");
+  return out;
+}
+
+function todoLines(todos: string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const t of todos ?? []) {
+    for (const line of t.split(/\r?\n/)) out.push(`# TODO: ${line}`.trimEnd());
+  }
+  return out;
+}
+
+const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+function checkIdentifier(name: string, what: string): void {
+  if (!IDENT_RE.test(name)) {
+    throw new HclEmitError(
+      `${what} ${JSON.stringify(name)} is not a valid Terraform name (letters, digits, "_" and "-", not starting with a digit)`,
+    );
+  }
+}
+
+/** Parse generated text with HashiCorp's parser; format() accepts broken HCL, so this is the real check. */
+async function assertParses(text: string, what: string): Promise<Record<string, unknown>> {
+  try {
+    return await parse(`${what}.tf`, text);
+  } catch (e) {
+    throw new HclEmitError(`generated HCL for ${what} does not parse: ${(e as Error).message}`);
+  }
+}
+
+// ---- Public API ------------------------------------------------------------------------------------
+
+/**
+ * The zone's `cloudflare_ruleset` in phase `http_request_firewall_managed`, rules in the given order,
+ * formatted like `terraform fmt`. Provider 4 writes `rules {}` / `action_parameters {}` / `overrides {}` /
+ * `categories {}` / `logging {}` blocks; provider 5 writes `rules = [ { … } ]` with nested object and list
+ * attributes. Empty override lists and empty `overrides` are omitted. Computed rule fields (`id`,
+ * `version`) are not written; `ref` is written when the rule has one. `description` defaults to `""`.
+ */
+export async function emitRulesetHcl(opts: EmitRulesetOptions): Promise<string> {
+  const { resourceName, zoneIdExpression, ruleset, providerMajor } = opts;
+  checkIdentifier(resourceName, "resource name");
+  const zoneExpr = zoneIdExpression.trim();
+  if (zoneExpr === "" || /[\r\n]/.test(zoneExpr)) {
+    throw new HclEmitError(`zone_id expression must be one non-empty line, got ${JSON.stringify(zoneIdExpression)}`);
+  }
+  if (providerMajor !== 4 && providerMajor !== 5) {
+    throw new HclEmitError(`provider major version must be 4 or 5, got ${String(providerMajor)}`);
+  }
+
+  const lines: string[] = [...todoLines(opts.todoComments)];
+  lines.push(`resource "cloudflare_ruleset" ${hclString(resourceName)} {`);
+  lines.push(
+    ...attrLines([
+      ["zone_id", zoneExpr],
+      ["name", hclString(ruleset.name)],
+      ["description", hclString(ruleset.description ?? "")],
+      ["kind", hclString(RULESET_KIND)],
+      ["phase", hclString(RULESET_PHASE)],
+    ]),
+  );
+  if (providerMajor === 4) {
+    for (const rule of ruleset.rules) lines.push("", ...rulesV4(rule));
+  } else {
+    lines.push("", "rules = [");
+    ruleset.rules.forEach((rule, i) => lines.push(...ruleV5(rule, i === ruleset.rules.length - 1)));
+    lines.push("]");
+  }
+  lines.push("}");
+
+  const text = await format(lines.join("\n") + "\n");
+  await assertParses(text, `cloudflare_ruleset.${resourceName}`);
+  return text;
+}
+
+/**
+ * `import { to = … id = "…" }` (Terraform ≥ 1.5). `to` is a resource address written as is; `id` is the
+ * provider's import id (`zone/<zone_id>/<ruleset_id>` for provider 4, `zones/…` for provider 5).
+ */
+export function emitImportBlock(to: string, id: string): string {
+  parseAddress(to); // validates
+  return `import {\n  to = ${to.trim()}\n  id = ${hclString(id)}\n}\n`;
+}
+
+/**
+ * One `removed { from = … lifecycle { destroy = false } }` block (Terraform ≥ 1.7) per resource. `from`
+ * cannot carry instance keys, so `module.a["x"].t.n[0]` becomes `module.a.t.n`; duplicates collapse and
+ * the first occurrence's order is kept. Blocks are separated by one blank line.
+ */
+export function emitRemovedBlocks(configAddresses: string[]): string {
+  const seen = new Set<string>();
+  const blocks: string[] = [];
+  for (const a of configAddresses) {
+    const from = stripInstanceKeys(a);
+    if (seen.has(from)) continue;
+    seen.add(from);
+    blocks.push(`removed {\n  from = ${from}\n\n  lifecycle {\n    destroy = false\n  }\n}\n`);
+  }
+  return blocks.join("\n");
+}
+
+/** `terraform import '<to>' '<id>'` with POSIX single-quote escaping. */
+export function emitTerraformImportCommand(to: string, id: string): string {
+  return `terraform import ${shellQuote(to)} ${shellQuote(id)}`;
+}
+
+/**
+ * A deterministic resource name for a zone's ruleset: `waf_managed_<zone name>` (characters other than
+ * letters, digits, `_` and `-` become `_`, lower case), else `waf_managed_<first 8 of the zone id>`.
+ * Always a valid HCL identifier (it starts with a letter).
+ */
+export function rulesetResourceName(zoneId: string, zoneName?: string | null): string {
+  const slug = (s: string): string =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "_")
+      .replace(/_+/g, "_")
+      .replace(/^[_-]+|[_-]+$/g, "");
+  const fromName = zoneName ? slug(zoneName) : "";
+  const suffix = fromName !== "" ? fromName : slug(zoneId.slice(0, 8));
+  return suffix === "" ? "waf_managed_zone" : `waf_managed_${suffix}`;
+}
+
+// ---- Addresses -----------------------------------------------------------------------------------
+
+/** One step of a resource address: a name and, if present, the raw instance key text (`["a"]`, `[0]`). */
+export interface AddressStep {
+  name: string;
+  key: string | null;
+}
+
+/**
+ * Split a Terraform address (`module.waf["a.b"].cloudflare_waf_group.g[0]`) into dot-separated steps,
+ * keeping index keys with the step they follow. Quoted keys may contain `.`, `]` and escaped quotes.
+ * Throws HclEmitError on text that is not an address.
+ */
+export function parseAddress(address: string): AddressStep[] {
+  const a = address.trim();
+  const steps: AddressStep[] = [];
+  let i = 0;
+  const fail = (why: string): never => {
+    throw new HclEmitError(`not a Terraform address: ${JSON.stringify(address)} (${why})`);
+  };
+  while (i < a.length) {
+    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(a.slice(i));
+    if (!m) fail(`expected a name at position ${i}`);
+    const name = m![0];
+    i += name.length;
+    let key: string | null = null;
+    if (a[i] === "[") {
+      const start = i;
+      i++;
+      if (a[i] === '"') {
+        i++;
+        while (i < a.length && a[i] !== '"') i += a[i] === "\\" ? 2 : 1;
+        if (a[i] !== '"') fail("unterminated quoted key");
+        i++;
+      } else {
+        while (i < a.length && /[0-9]/.test(a[i]!)) i++;
+      }
+      if (a[i] !== "]") fail("unterminated index key");
+      i++;
+      key = a.slice(start, i);
+    }
+    steps.push({ name, key });
+    if (i < a.length) {
+      if (a[i] !== ".") fail(`unexpected ${JSON.stringify(a[i])} at position ${i}`);
+      i++;
+      if (i === a.length) fail("trailing dot");
+    }
+  }
+  if (steps.length < 2) fail("too short");
+  return steps;
+}
+
+/** The address without any instance keys: `module.a["x"].t.n[0]` → `module.a.t.n`. */
+export function stripInstanceKeys(address: string): string {
+  return parseAddress(address)
+    .map((s) => s.name)
+    .join(".");
+}
