@@ -30,3 +30,9 @@ export async function writeReportFile(file: string, content: string): Promise<vo
   await writeFile(tmp, content);
   await rename(tmp, abs);
 }
+
+/** The report's `root`: the base directory relative to the working directory, with forward slashes. */
+export function relativeRoot(base: string, cwd: string = process.cwd()): string {
+  const rel = path.relative(cwd, base).split(path.sep).join("/");
+  return rel === "" ? "." : rel;
+}

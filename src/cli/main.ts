@@ -7,7 +7,24 @@ import { scanCommand } from "./commands/scan.js";
 import { CliError, EXIT_INPUT } from "./errors.js";
 import { toolVersion } from "./io.js";
 
-export async function main(argv: string[]): Promise<void> {
+/**
+ * yargs reads a lone `-` after an option as a positional; `--state -` (stdin) must stay the option's value,
+ * so it is rewritten to `--state=-` before parsing.
+ */
+export function normalizeArgv(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith("--") && !a.includes("=") && argv[i + 1] === "-") {
+      out.push(`${a}=-`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+export async function main(rawArgv: string[]): Promise<void> {
+  const argv = normalizeArgv(rawArgv);
   const debug = argv.includes("--debug");
   try {
     await yargs(argv)

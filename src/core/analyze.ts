@@ -329,10 +329,19 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     );
   }
 
-  const stateRemovals = [...z.packages, ...z.groups, ...z.rules]
-    .map((x) => x.ref)
-    .filter((r) => r.inState || !opts.stateKnown)
-    .map((r) => r.address);
+  const legacyRefs = [...z.packages, ...z.groups, ...z.rules].map((x) => x.ref);
+  const stateRemovals = legacyRefs.filter((r) => r.inState || (!opts.stateKnown && !r.instancesUnknown)).map((r) => r.address);
+  const unnamed = [...new Set(legacyRefs.filter((r) => !r.inState && r.instancesUnknown).map((r) => r.configAddress))];
+  if (unnamed.length) {
+    findings.push(
+      finding(
+        "VALUE_UNRESOLVED",
+        `${unnamed.join(", ")}: the enclosing module uses count or for_each, so the instance addresses to remove from state need the state: pass --state, or list them with \`terraform state list\``,
+        at,
+        { configAddresses: unnamed },
+      ),
+    );
+  }
 
   const zone: ZoneReport = {
     zoneId,
@@ -345,6 +354,13 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     imports: [{ to: `cloudflare_ruleset.${name}`, id: importId }],
     stateRemovals: [...new Set(stateRemovals)].sort(),
   };
+  // A resource that only state knows has no block: point at the zone's anchor so CI can show it on a line.
+  for (const f of findings) {
+    if (f.file === null && anchor) {
+      f.file = anchor.file;
+      f.line = anchor.line;
+    }
+  }
   return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetResourceName: name, rulesetId };
 }
 

@@ -33,6 +33,11 @@ export interface InventoryResource {
   inConfig: boolean;
   inState: boolean;
   /**
+   * Config only, inside a module called with count or for_each: the instance addresses (`module.waf["a"]…`)
+   * cannot be named without state, so no removal command can be built for it.
+   */
+  instancesUnknown?: boolean;
+  /**
    * Attribute values: state values when in state, else the config values (expressions kept as `${…}` text).
    * Blocks are arrays of objects (provider 3/4), nested attributes objects (provider 5).
    */
@@ -51,6 +56,7 @@ export interface ResourceRef {
   zoneId: string | null;
   inConfig: boolean;
   inState: boolean;
+  instancesUnknown?: boolean;
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -234,6 +240,8 @@ export interface PlanStep {
 export interface Report {
   schemaVersion: 1;
   tool: { name: string; version: string };
+  /** The directory `file` paths are relative to, itself relative to the working directory ("." or "infra/prod"). */
+  root?: string;
   resources: ReportResource[];
   zones: ZoneReport[];
   findings: Finding[];
@@ -261,5 +269,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     zoneId: r.zoneId,
     inConfig: r.inConfig,
     inState: r.inState,
+    ...(r.instancesUnknown ? { instancesUnknown: true } : {}),
   };
 }

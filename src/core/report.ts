@@ -7,6 +7,7 @@ export const TOOL_NAME = "cf-waf-migrate";
 
 export function buildReport(input: {
   version: string;
+  root?: string;
   resources: InventoryResource[];
   analysis: AnalysisResult;
   extraFindings?: Finding[];
@@ -16,6 +17,7 @@ export function buildReport(input: {
   const report: Report = {
     schemaVersion: 1,
     tool: { name: TOOL_NAME, version: input.version },
+    ...(input.root !== undefined ? { root: input.root } : {}),
     resources: input.resources.map((r) => ({
       address: r.address,
       type: r.type,

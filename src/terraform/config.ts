@@ -46,7 +46,8 @@ export interface ModuleDir {
 }
 
 export interface LoadOptions {
-  cwd: string;
+  /** Reported paths are relative to this directory. */
+  base: string;
   /** When set, only these files of the directory are read (a file named on the command line). */
   files?: string[];
 }
@@ -55,7 +56,7 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   const mod: ModuleDir = { dir, resources: [], moduleCalls: [], terraformBlocks: [], variables: {}, locals: {}, errors: [] };
   const parsed: ParsedFile[] = [];
   for (const abs of files) {
-    const display = displayPath(abs, opts.cwd);
+    const display = displayPath(abs, opts.base);
     const text = await readText(abs, display, mod.errors);
     if (text === null) continue;
     const outcome = await parseConfigFile(display, text);
@@ -66,8 +67,8 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   return mod;
 }
 
-export function displayPath(abs: string, cwd: string): string {
-  const rel = path.relative(cwd, abs);
+export function displayPath(abs: string, base: string): string {
+  const rel = path.relative(base, abs);
   return (rel === "" ? "." : rel).split(path.sep).join("/");
 }
 

@@ -23,7 +23,10 @@ export interface Discovery {
   errors: InputError[];
 }
 
-export async function discover(paths: string[], cwd: string): Promise<Discovery> {
+/**
+ * `base` is the directory reported paths are relative to (see `reportBase`); `cwd` resolves the given paths.
+ */
+export async function discover(paths: string[], cwd: string, base: string = cwd): Promise<Discovery> {
   const byDir = new Map<string, Set<string>>();
   const errors: InputError[] = [];
   const seenReal = new Set<string>();
@@ -35,7 +38,12 @@ export async function discover(paths: string[], cwd: string): Promise<Discovery>
     set.add(file);
   };
 
-  const walk = async (dir: string, display: string): Promise<void> => {
+  const shown = (abs: string) => {
+    const rel = path.relative(base, abs).split(path.sep).join("/");
+    return rel === "" ? "." : rel;
+  };
+  const walk = async (dir: string): Promise<void> => {
+    const display = shown(dir);
     let real: string;
     try {
       real = await realpath(dir);
@@ -45,7 +53,7 @@ export async function discover(paths: string[], cwd: string): Promise<Discovery>
     }
     if (seenReal.has(real)) {
       // Either a symlink loop or two links to one tree: scanning it twice would duplicate every resource.
-      errors.push({ file: display, line: null, column: null, message: `directory already scanned through another path (symlink loop?): ${path.relative(cwd, real) || "."}` });
+      errors.push({ file: display, line: null, column: null, message: `directory already scanned through another path (symlink loop?): ${shown(real)}` });
       return;
     }
     seenReal.add(real);
@@ -59,7 +67,6 @@ export async function discover(paths: string[], cwd: string): Promise<Discovery>
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
       const full = path.join(dir, ent.name);
-      const shown = path.join(display, ent.name);
       let isDir = ent.isDirectory();
       let isFile = ent.isFile();
       if (ent.isSymbolicLink()) {
@@ -68,12 +75,12 @@ export async function discover(paths: string[], cwd: string): Promise<Discovery>
           isDir = st.isDirectory();
           isFile = st.isFile();
         } catch (e) {
-          errors.push(fsError(shown, e));
+          errors.push(fsError(shown(full), e));
           continue;
         }
       }
       if (isDir) {
-        if (!SKIPPED_DIRS.has(ent.name)) await walk(full, shown);
+        if (!SKIPPED_DIRS.has(ent.name)) await walk(full);
       } else if (isFile && isConfigFile(ent.name)) add(full);
     }
   };
@@ -87,7 +94,7 @@ export async function discover(paths: string[], cwd: string): Promise<Discovery>
       errors.push(fsError(p, e));
       continue;
     }
-    if (st.isDirectory()) await walk(abs, p);
+    if (st.isDirectory()) await walk(abs);
     else if (st.isFile()) {
       if (isConfigFile(abs)) add(abs);
       else errors.push({ file: p, line: null, column: null, message: "not a Terraform configuration file (.tf or .tf.json)" });
@@ -113,4 +120,18 @@ export function fsError(file: string, e: unknown): InputError {
             ? "is a directory"
             : (err.message ?? String(e));
   return { file, line: null, column: null, message: `cannot read: ${why}` };
+}
+
+/**
+ * Reported file paths are relative to the one directory scanned (`scan infra/prod` reports `main.tf`,
+ * `modules/waf/main.tf`), and to the working directory when several paths or files are given.
+ */
+export async function reportBase(paths: string[], cwd: string): Promise<string> {
+  if (paths.length !== 1) return cwd;
+  const abs = path.resolve(cwd, paths[0]!);
+  try {
+    return (await stat(abs)).isDirectory() ? abs : cwd;
+  } catch {
+    return cwd;
+  }
 }

@@ -3,7 +3,7 @@
 import type { InventoryResource } from "../core/model.js";
 import type { ConfigResource } from "./config.js";
 import type { ConfigTree, ModuleNode } from "./modules.js";
-import { resolveString } from "./resolve.js";
+import { resolveValue } from "./resolve.js";
 import type { StateInstance, StateRead } from "./state.js";
 import { expressionText, literalString } from "./values.js";
 
@@ -104,6 +104,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
       zoneIdExpression: zoneExpressionOf(r.body),
       inConfig: true,
       inState: false,
+      ...(underMultiInstanceModule(entry.node) ? { instancesUnknown: true } : {}),
       attributes: r.body,
       configAttributes: r.body,
     });
@@ -126,12 +127,21 @@ function zoneExpressionOf(body: Record<string, unknown>): string | null {
 /** The literal zone id, or what light evaluation resolves, or the expression text. */
 function configZoneId(entry: ConfigEntry, stateLookup: (configAddress: string) => StateInstance[]): string | null {
   const body = entry.resource.body;
-  if (entry.resource.type === "cloudflare_zone") return null;
+  // A zone not yet in state is known by the reference other resources use for it.
+  if (entry.resource.type === "cloudflare_zone") return `${entry.configAddress}.id`;
   const v = body.zone_id;
   if (v === undefined) return null;
   const lit = literalString(v);
   if (lit !== null) return lit;
-  const resolved = resolveString(v, entry.node, stateLookup);
-  if (resolved !== null) return resolved;
+  const resolved = resolveValue(v, entry.node, stateLookup);
+  if (resolved) return "literal" in resolved ? resolved.literal : resolved.reference;
   return expressionText(v) ?? (typeof v === "string" ? v : null);
+}
+
+/** Instance keys of a config-only resource are unknowable when an enclosing module has count/for_each. */
+function underMultiInstanceModule(node: ModuleNode): boolean {
+  for (let n: ModuleNode | null = node; n; n = n.parent) {
+    if (n.call && (n.call.count !== undefined || n.call.forEach !== undefined)) return true;
+  }
+  return false;
 }

@@ -32,11 +32,12 @@ export interface ConfigTree {
 /** Module nesting deeper than this is a cycle in practice (a module that calls itself through a path). */
 const MAX_DEPTH = 32;
 
-export async function buildConfigTree(discovery: Discovery, cwd: string): Promise<ConfigTree> {
+/** `base` is the directory reported file paths are relative to. */
+export async function buildConfigTree(discovery: Discovery, base: string): Promise<ConfigTree> {
   const dirs = new Map<string, ModuleDir>();
   const errors: InputError[] = [];
   for (const d of discovery.dirs) {
-    const mod = await loadModuleDir(d.dir, d.files, { cwd });
+    const mod = await loadModuleDir(d.dir, d.files, { base });
     dirs.set(d.dir, mod);
     errors.push(...mod.errors);
   }
@@ -58,10 +59,10 @@ export async function buildConfigTree(discovery: Discovery, cwd: string): Promis
     try {
       names = (await readdir(dir)).filter(isConfigFile).sort();
     } catch {
-      errors.push({ file: call.file, line: call.line, column: null, message: `module "${call.name}": source ${call.source} not found (${displayPath(dir, cwd)})` });
+      errors.push({ file: call.file, line: call.line, column: null, message: `module "${call.name}": source ${call.source} not found (${displayPath(dir, base)})` });
       return null;
     }
-    const mod = await loadModuleDir(dir, names.map((n) => path.join(dir, n)), { cwd });
+    const mod = await loadModuleDir(dir, names.map((n) => path.join(dir, n)), { base });
     dirs.set(dir, mod);
     errors.push(...mod.errors);
     return mod;

@@ -7,15 +7,22 @@ import { expressionText, literalString } from "./values.js";
 
 const MAX_HOPS = 16;
 
-export function resolveString(
+export type Resolved = { literal: string } | { reference: string } | null;
+
+/**
+ * A literal value, or a canonical reference (`cloudflare_zone.shop.id`, `module.waf.cloudflare_zone.z.id`)
+ * that names the same thing wherever it was written, so resources that share a zone group together even
+ * when only config is known. null when the value depends on something else.
+ */
+export function resolveValue(
   value: unknown,
   node: ModuleNode,
   stateLookup: (configAddress: string) => StateInstance[],
   hops = 0,
-): string | null {
+): Resolved {
   if (hops > MAX_HOPS) return null;
   const lit = literalString(value);
-  if (lit !== null) return lit;
+  if (lit !== null) return { literal: lit };
   const expr = expressionText(value);
   if (expr === null) return null;
 
@@ -23,22 +30,22 @@ export function resolveString(
   if (m) {
     const name = m[1]!;
     if (node.call && name in node.call.inputs && node.parent) {
-      return resolveString(node.call.inputs[name], node.parent, stateLookup, hops + 1);
+      return resolveValue(node.call.inputs[name], node.parent, stateLookup, hops + 1);
     }
     const def = node.dir.variables[name];
-    return def && "default" in def ? resolveString(def.default, node, stateLookup, hops + 1) : null;
+    return def && "default" in def ? resolveValue(def.default, node, stateLookup, hops + 1) : null;
   }
   m = /^local\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
   if (m) {
     const name = m[1]!;
-    return name in node.dir.locals ? resolveString(node.dir.locals[name], node, stateLookup, hops + 1) : null;
+    return name in node.dir.locals ? resolveValue(node.dir.locals[name], node, stateLookup, hops + 1) : null;
   }
   m = /^cloudflare_zone\.([A-Za-z_][A-Za-z0-9_-]*)\.id$/.exec(expr);
   if (m) {
     const addr = node.path ? `${node.path}.cloudflare_zone.${m[1]}` : `cloudflare_zone.${m[1]}`;
     const insts = stateLookup(addr);
     const id = insts.length === 1 ? insts[0]!.attributes.id : null;
-    return typeof id === "string" ? id : null;
+    return typeof id === "string" ? { literal: id } : { reference: `${addr}.id` };
   }
   return null;
 }

@@ -2,9 +2,11 @@
 // `terraform show -json` representation, from a file or standard input. Produces resource instances with
 // their addresses exactly as `terraform state list` prints them.
 import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
 import { configAddressOf, formatAddress, formatModulePath, parseAddress, parseModulePath, type IndexKey, type ParsedAddress } from "../core/address.js";
 import type { InputError } from "../core/model.js";
 import { fsError } from "./discover.js";
+import { parseJsonWithPositions } from "./hcl/json-positions.js";
 
 export interface StateInstance {
   address: string;
@@ -35,19 +37,21 @@ export type StateOutcome = { ok: true; state: StateRead } | { ok: false; error: 
  */
 export const MAX_JSON_STATE_BYTES = 500 * 1024 * 1024;
 
-export async function readStateSource(source: string, stdin: () => Promise<Buffer>): Promise<StateOutcome> {
+/** `source` is a path (resolved against `cwd`) or `-` for standard input; errors name it as given. */
+export async function readStateSource(source: string, stdin: () => Promise<Buffer>, cwd: string = process.cwd()): Promise<StateOutcome> {
   const display = source === "-" ? "<stdin>" : source;
+  const file = path.resolve(cwd, source);
   let buf: Buffer;
   try {
     if (source === "-") buf = await stdin();
     else {
-      const st = await stat(source);
+      const st = await stat(file);
       if (st.isDirectory()) return { ok: false, error: { file: display, line: null, column: null, message: "is a directory, not a state file" } };
       if (st.size > MAX_JSON_STATE_BYTES) {
         const { readLargeState } = await import("./state-stream.js");
-        return readLargeState(source, display);
+        return readLargeState(file, display);
       }
-      buf = await readFile(source);
+      buf = await readFile(file);
     }
   } catch (e) {
     return { ok: false, error: fsError(display, e) };
@@ -61,8 +65,11 @@ export function parseStateText(text: string, display: string): StateOutcome {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    const { line, column } = jsonErrorPosition(text, e as Error);
-    const truncated = /end of (JSON )?input/i.test((e as Error).message);
+    // V8's message does not always carry a position: re-read with the positional reader to get one.
+    const pos = parseJsonWithPositions(text);
+    const line = pos.ok ? null : pos.line;
+    const column = pos.ok ? null : pos.column;
+    const truncated = !pos.ok && pos.truncated;
     return {
       ok: false,
       error: { file: display, line, column, message: truncated ? "state is truncated (unexpected end of JSON)" : `state is not valid JSON: ${(e as Error).message}` },
@@ -167,21 +174,4 @@ function fromShowJson(d: Record<string, unknown>, display: string): StateOutcome
   const err = walk(values?.root_module as Record<string, unknown> | undefined);
   if (err) return { ok: false, error: { file: display, line: null, column: null, message: err } };
   return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null } };
-}
-
-/** Line and column of a JSON.parse failure, from the "at position N" V8 puts in most messages. */
-function jsonErrorPosition(text: string, e: Error): { line: number | null; column: number | null } {
-  const m = /position (\d+)/.exec(e.message);
-  let pos = m ? Number(m[1]) : null;
-  if (pos === null && /end of (JSON )?input/i.test(e.message)) pos = text.length;
-  if (pos === null) return { line: null, column: null };
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < pos && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: pos - start + 1 };
 }

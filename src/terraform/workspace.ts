@@ -3,13 +3,15 @@
 import type { DomainInventory } from "../core/analyze.js";
 import type { Finding, InputError, InventoryResource } from "../core/model.js";
 import { finding } from "../core/findings.js";
-import { discover } from "./discover.js";
+import { discover, reportBase } from "./discover.js";
 import { buildInventory } from "./inventory.js";
 import { buildConfigTree, type ConfigTree, type RemoteModule } from "./modules.js";
 import { readDomain } from "./readers/index.js";
 import { readStateSource, type StateRead } from "./state.js";
 
 export interface Workspace {
+  /** Absolute directory that reported file paths are relative to. */
+  base: string;
   tree: ConfigTree;
   states: StateRead[];
   resources: InventoryResource[];
@@ -30,9 +32,11 @@ export interface WorkspaceOptions {
 
 export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const errors: InputError[] = [];
-  const found = await discover(opts.paths.length ? opts.paths : ["."], opts.cwd);
+  const paths = opts.paths.length ? opts.paths : ["."];
+  const base = await reportBase(paths, opts.cwd);
+  const found = await discover(paths, opts.cwd, base);
   errors.push(...found.errors);
-  const tree = await buildConfigTree(found, opts.cwd);
+  const tree = await buildConfigTree(found, base);
   errors.push(...tree.errors);
 
   const states: StateRead[] = [];
@@ -45,7 +49,7 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
       }
       stdinUsed = true;
     }
-    const outcome = await readStateSource(p === "-" ? "-" : p, opts.readStdin);
+    const outcome = await readStateSource(p, opts.readStdin, opts.cwd);
     if (outcome.ok) states.push(outcome.state);
     else errors.push(outcome.error);
   }
@@ -60,5 +64,5 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
       { source: m.source },
     ),
   );
-  return { tree, states, resources, domain, findings, errors, stateKnown: states.length > 0, remoteModules: tree.remoteModules };
+  return { base, tree, states, resources, domain, findings, errors, stateKnown: states.length > 0, remoteModules: tree.remoteModules };
 }

@@ -4,7 +4,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { analyze } from "../../core/analyze.js";
 import { buildReport } from "../../core/report.js";
 import { loadWorkspace } from "../../terraform/workspace.js";
-import { readStdin, toolVersion } from "../io.js";
+import { readStdin, relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
@@ -22,7 +22,7 @@ export const scanCommand: CommandModule<object, CommonArgs> = {
       stateKnown: ws.stateKnown,
       unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
     });
-    const report = buildReport({ version: toolVersion(), resources: ws.resources, analysis, extraFindings: ws.findings, errors: ws.errors });
+    const report = buildReport({ version: toolVersion(), root: relativeRoot(ws.base), resources: ws.resources, analysis, extraFindings: ws.findings, errors: ws.errors });
     await emitReport(report, { format: argv.format, output: argv.output, title: "scan" });
     process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
   },

@@ -3,7 +3,7 @@
 
 export type JsonResult =
   | { ok: true; value: unknown; keyLines: Map<string, number> }
-  | { ok: false; line: number; column: number; message: string };
+  | { ok: false; line: number; column: number; message: string; /** true when the text ends before the value does */ truncated: boolean };
 
 /** Key paths are joined with NUL, which cannot appear unescaped in a JSON key we care about. */
 const SEP = "\u0000";
@@ -30,7 +30,7 @@ export function parseJsonWithPositions(text: string): JsonResult {
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
     const { line, column } = p.position(e.offset);
-    return { ok: false, line, column, message: e.message };
+    return { ok: false, line, column, message: e.message, truncated: e.offset >= text.trimEnd().length };
   }
 }
 

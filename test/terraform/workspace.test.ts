@@ -1,0 +1,55 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { TESTDATA } from "../support/cli.js";
+
+const noStdin = async () => Buffer.alloc(0);
+const MZ = path.join(TESTDATA, "multi-zone");
+
+describe("workspace: config + state joined", () => {
+  it("follows local modules with for_each and count and gives every instance its address, file and line", async () => {
+    const ws = await loadWorkspace({ paths: ["."], statePaths: ["terraform.tfstate"], cwd: MZ, readStdin: noStdin });
+    expect(ws.errors).toEqual([]);
+    const byAddr = new Map(ws.resources.map((r) => [r.address, r]));
+    expect(byAddr.get('module.waf["shop"].cloudflare_waf_group.off["de677e5818985db1285d0e80225f06e5"]')).toMatchObject({
+      file: "modules/waf/main.tf",
+      line: 16,
+      zoneId: "0da42c8d2132a9ddaf714f9e7c920711",
+      inConfig: true,
+      inState: true,
+    });
+    expect(byAddr.get("module.uri_overrides[0].cloudflare_waf_override.checkout")).toMatchObject({ file: "modules/uri-overrides/main.tf", line: 5 });
+    expect(byAddr.get("cloudflare_firewall_rule.partners[1]")).toMatchObject({ file: "firewall.tf", line: 26 });
+    // The .tf.json file: one resource applied, one not.
+    expect(byAddr.get("cloudflare_waf_rule.sqli_strict")).toMatchObject({ file: "waf-rules.tf.json", line: 5, inState: true });
+    expect(byAddr.get("cloudflare_waf_rule.owasp_uri")).toMatchObject({ file: "waf-rules.tf.json", line: 10, inState: false, zoneId: "9a7806061c88ada191ed06f989cc3dac" });
+    // In state only: removed from config.
+    expect(byAddr.get("cloudflare_waf_group.retired")).toMatchObject({ inConfig: false, inState: true, file: null });
+    // The commented-out block is not a resource.
+    expect([...byAddr.keys()].some((a) => a.includes("commented_out"))).toBe(false);
+  });
+
+  it("reads the domain: JSON-style override keys, heredoc filter expressions, toset products", async () => {
+    const ws = await loadWorkspace({ paths: ["."], statePaths: [], cwd: MZ, readStdin: noStdin });
+    const o = ws.domain.overrides[0]!;
+    expect(o.rules).toEqual({ "100015": "disable", "100016": "simulate" });
+    expect(o.urls).toEqual(["shop.example.com/checkout/*", "shop.example.com/cart"]);
+    const hc = ws.domain.firewallRules.find((f) => f.ref.address === "cloudflare_firewall_rule.health_checks")!;
+    expect(hc.expression).toBe('(ip.src in {192.0.2.10 192.0.2.11} and http.request.uri.path eq "/healthz")');
+    const partners = ws.domain.firewallRules.find((f) => f.ref.address === "cloudflare_firewall_rule.partners")!;
+    expect(partners.products.sort()).toEqual(["uaBlock", "waf"]);
+  });
+
+  it("config only: zone ids resolve through module inputs to the zone resource", async () => {
+    const ws = await loadWorkspace({ paths: ["."], statePaths: [], cwd: MZ, readStdin: noStdin });
+    const o = ws.resources.find((r) => r.type === "cloudflare_waf_override")!;
+    expect(o.zoneId).toBe("cloudflare_zone.shop.id");
+    expect(o.address).toBe("module.uri_overrides.cloudflare_waf_override.checkout");
+    expect(o.instancesUnknown).toBe(true);
+  });
+
+  it("reports file paths relative to the working directory when several paths are given", async () => {
+    const ws = await loadWorkspace({ paths: ["testdata/multi-zone/main.tf", "testdata/multi-zone/firewall.tf"], statePaths: [], cwd: path.dirname(TESTDATA), readStdin: noStdin });
+    expect(ws.resources.find((r) => r.address === "cloudflare_zone.shop")?.file).toBe("testdata/multi-zone/main.tf");
+  });
+});
