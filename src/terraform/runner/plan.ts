@@ -1,0 +1,39 @@
+// `terraform plan -detailed-exitcode [-refresh=false] -input=false -no-color`.
+// Exit 0 = no changes, 2 = changes present, anything else = error. `-refresh=false` is what step 4 of
+// the migration needs once the legacy WAF API is gone (a refresh of cloudflare_waf_* fails then).
+import { commandError, type TerraformCli } from "./cli.js";
+
+export interface PlanOptions {
+  /** false adds `-refresh=false`. Default true. */
+  refresh?: boolean;
+  /** `-target=…` addresses. */
+  targets?: readonly string[];
+  /** `-out=FILE` to save the plan. */
+  out?: string;
+  /** `-var-file=…` arguments. */
+  varFiles?: readonly string[];
+}
+
+export interface PlanResult {
+  changes: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+export function planArgs(options: PlanOptions = {}): string[] {
+  const args = ["plan", "-detailed-exitcode"];
+  if (options.refresh === false) args.push("-refresh=false");
+  args.push("-input=false", "-no-color");
+  for (const t of options.targets ?? []) args.push(`-target=${t}`);
+  for (const f of options.varFiles ?? []) args.push(`-var-file=${f}`);
+  if (options.out !== undefined) args.push(`-out=${options.out}`);
+  return args;
+}
+
+export async function plan(cli: TerraformCli, options: PlanOptions = {}): Promise<PlanResult> {
+  const result = await cli.run(planArgs(options));
+  if (result.exitCode === 0 || result.exitCode === 2) {
+    return { changes: result.exitCode === 2, stdout: result.stdout, stderr: result.stderr };
+  }
+  throw commandError(result, result.timedOut ? "timed out" : undefined);
+}
