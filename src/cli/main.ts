@@ -3,6 +3,7 @@
 // and turns every failure into one line on stderr with the contract's exit code.
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { apiCommand } from "./commands/api.js";
 import { scanCommand } from "./commands/scan.js";
 import { CliError, EXIT_INPUT } from "./errors.js";
 import { toolVersion } from "./io.js";
@@ -31,6 +32,7 @@ export async function main(rawArgv: string[]): Promise<void> {
       .scriptName("cf-waf-migrate")
       .usage("$0 <command> [options]\n\nFind, plan and gate the move from Cloudflare's previous WAF to cloudflare_ruleset.")
       .command(scanCommand)
+      .command(apiCommand)
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
       .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")
       .strict()

@@ -9,7 +9,7 @@ export type Format = (typeof FORMATS)[number];
 export interface CommonArgs {
   paths: string[];
   state: string[];
-  format?: string;
+  format: string[];
   output?: string;
   "fail-on"?: string;
   "zone-plan": string[];
@@ -27,7 +27,13 @@ export function withInputOptions<T>(y: Argv<T>) {
 
 export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], failOnDefault: FailOn) {
   return y
-    .option("format", { type: "string", choices: formats as unknown as string[], describe: "output format (default: text on a terminal, json otherwise)" })
+    .option("format", {
+      alias: "f",
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: `${formats.join("|")}; repeat as FORMAT=FILE to write several at once (default: text on a terminal, json otherwise)`,
+    })
     .option("output", { alias: "o", type: "string", describe: "write the report to FILE instead of stdout" })
     .option("fail-on", { type: "string", choices: ["error", "warning", "info", "never"], default: failOnDefault, describe: "exit 1 when a finding is at or above this severity" });
 }
@@ -56,9 +62,37 @@ export function parseZonePlans(values: string[]): Record<string, ZonePlan> {
   return out;
 }
 
-export function resolveFormat(requested: string | undefined, stdoutIsTTY: boolean, toFile: boolean): Format {
-  if (requested) return requested as Format;
-  return stdoutIsTTY && !toFile ? "text" : "json";
+export interface OutputTarget {
+  format: Format;
+  /** null: standard output. */
+  file: string | null;
+}
+
+/**
+ * `--format F` (one format, to --output or stdout) or repeated `--format F=FILE` (several reports from one
+ * run, as CI jobs need SARIF, JUnit and JSON together). At most one target may go to stdout.
+ */
+export function resolveOutputs(formats: string[], output: string | undefined, allowed: readonly Format[], stdoutIsTTY: boolean): OutputTarget[] {
+  const toFile = output !== undefined && output !== "-";
+  const entries = formats.length ? formats : [stdoutIsTTY && !toFile ? "text" : "json"];
+  const targets: OutputTarget[] = [];
+  for (const entry of entries) {
+    const eq = entry.indexOf("=");
+    const name = (eq === -1 ? entry : entry.slice(0, eq)).trim();
+    const file = eq === -1 ? null : entry.slice(eq + 1).trim();
+    if (!(allowed as readonly string[]).includes(name)) {
+      throw new CliError(`--format ${name}: not one of ${allowed.join(", ")}`);
+    }
+    if (file === "") throw new CliError(`--format ${entry}: the file name after "=" is empty`);
+    targets.push({ format: name as Format, file: file === "-" ? null : file });
+  }
+  const bare = targets.filter((t) => t.file === null);
+  if (bare.length > 1) throw new CliError("only one --format can go to standard output; give the others as FORMAT=FILE");
+  if (toFile) {
+    if (bare.length === 0) throw new CliError("--output goes with a --format that has no =FILE");
+    bare[0]!.file = output!;
+  }
+  return targets;
 }
 
 export function parseFailOn(v: string | undefined, fallback: FailOn): FailOn {

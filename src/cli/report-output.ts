@@ -6,7 +6,7 @@ import { shouldColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { CliError, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from "./errors.js";
 import { writeReportFile } from "./io.js";
-import { resolveFormat, type Format } from "./options.js";
+import { resolveOutputs, type Format } from "./options.js";
 
 export type Renderer = (report: Report, ctx: { color: boolean; title: string }) => string;
 
@@ -20,15 +20,20 @@ export function registerRenderer(format: Format, renderer: Renderer): void {
   renderers[format] = renderer;
 }
 
-export async function emitReport(report: Report, opts: { format?: string; output?: string; title: string }): Promise<void> {
-  const toFile = opts.output !== undefined && opts.output !== "-";
-  const format = resolveFormat(opts.format, process.stdout.isTTY === true, toFile);
-  const render = renderers[format];
-  if (!render) throw new CliError(`--format ${format} is not available for this command`);
-  const color = !toFile && shouldColor(process.stdout.isTTY === true, process.env);
-  const text = render(report, { color, title: opts.title });
-  if (toFile) await writeReportFile(opts.output!, text);
-  else process.stdout.write(text);
+export async function emitReport(
+  report: Report,
+  opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[] },
+): Promise<void> {
+  const isTTY = process.stdout.isTTY === true;
+  const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);
+  for (const t of targets) {
+    const render = renderers[t.format];
+    if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
+    const color = t.file === null && shouldColor(isTTY, process.env);
+    const text = render(report, { color, title: opts.title });
+    if (t.file !== null) await writeReportFile(t.file, text);
+    else process.stdout.write(text);
+  }
 }
 
 /** 2 when input could not be read, else 1 when a finding trips --fail-on, else 0. */

@@ -23,7 +23,7 @@ export const scanCommand: CommandModule<object, CommonArgs> = {
       unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
     });
     const report = buildReport({ version: toolVersion(), root: relativeRoot(ws.base), resources: ws.resources, analysis, extraFindings: ws.findings, errors: ws.errors });
-    await emitReport(report, { format: argv.format, output: argv.output, title: "scan" });
+    await emitReport(report, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS });
     process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
   },
 };
