@@ -8,6 +8,7 @@
 import { format } from "@cdktn/hcl-tools";
 import { parse } from "@cdktn/hcl2json";
 import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../core/model.js";
+import { configAddressOf, parseAddress } from "../core/address.js";
 import { shellQuote } from "../core/shell-quote.js";
 
 export type ProviderMajor = 4 | 5;
@@ -280,7 +281,7 @@ export async function emitRulesetHcl(opts: EmitRulesetOptions): Promise<string> 
  * provider's import id (`zone/<zone_id>/<ruleset_id>` for provider 4, `zones/…` for provider 5).
  */
 export function emitImportBlock(to: string, id: string): string {
-  parseAddress(to); // validates
+  stripInstanceKeys(to); // validates
   return `import {\n  to = ${to.trim()}\n  id = ${hclString(id)}\n}\n`;
 }
 
@@ -306,78 +307,14 @@ export function emitTerraformImportCommand(to: string, id: string): string {
   return `terraform import ${shellQuote(to)} ${shellQuote(id)}`;
 }
 
-/**
- * A deterministic resource name for a zone's ruleset: `waf_managed_<zone name>` (characters other than
- * letters, digits, `_` and `-` become `_`, lower case), else `waf_managed_<first 8 of the zone id>`.
- * Always a valid HCL identifier (it starts with a letter).
- */
-export function rulesetResourceName(zoneId: string, zoneName?: string | null): string {
-  const slug = (s: string): string =>
-    s
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]+/g, "_")
-      .replace(/_+/g, "_")
-      .replace(/^[_-]+|[_-]+$/g, "");
-  const fromName = zoneName ? slug(zoneName) : "";
-  const suffix = fromName !== "" ? fromName : slug(zoneId.slice(0, 8));
-  return suffix === "" ? "waf_managed_zone" : `waf_managed_${suffix}`;
-}
+/** Names and addresses come from the core, so every layer names the generated resource the same way. */
+export { rulesetResourceName } from "../core/naming.js";
 
-// ---- Addresses -----------------------------------------------------------------------------------
-
-/** One step of a resource address: a name and, if present, the raw instance key text (`["a"]`, `[0]`). */
-export interface AddressStep {
-  name: string;
-  key: string | null;
-}
-
-/**
- * Split a Terraform address (`module.waf["a.b"].cloudflare_waf_group.g[0]`) into dot-separated steps,
- * keeping index keys with the step they follow. Quoted keys may contain `.`, `]` and escaped quotes.
- * Throws HclEmitError on text that is not an address.
- */
-export function parseAddress(address: string): AddressStep[] {
-  const a = address.trim();
-  const steps: AddressStep[] = [];
-  let i = 0;
-  const fail = (why: string): never => {
-    throw new HclEmitError(`not a Terraform address: ${JSON.stringify(address)} (${why})`);
-  };
-  while (i < a.length) {
-    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(a.slice(i));
-    if (!m) fail(`expected a name at position ${i}`);
-    const name = m![0];
-    i += name.length;
-    let key: string | null = null;
-    if (a[i] === "[") {
-      const start = i;
-      i++;
-      if (a[i] === '"') {
-        i++;
-        while (i < a.length && a[i] !== '"') i += a[i] === "\\" ? 2 : 1;
-        if (a[i] !== '"') fail("unterminated quoted key");
-        i++;
-      } else {
-        while (i < a.length && /[0-9]/.test(a[i]!)) i++;
-      }
-      if (a[i] !== "]") fail("unterminated index key");
-      i++;
-      key = a.slice(start, i);
-    }
-    steps.push({ name, key });
-    if (i < a.length) {
-      if (a[i] !== ".") fail(`unexpected ${JSON.stringify(a[i])} at position ${i}`);
-      i++;
-      if (i === a.length) fail("trailing dot");
-    }
-  }
-  if (steps.length < 2) fail("too short");
-  return steps;
-}
-
-/** The address without any instance keys: `module.a["x"].t.n[0]` → `module.a.t.n`. */
+/** The address without any instance keys: `module.a["x"].t.n[0]` → `module.a.t.n`. Throws on a non-address. */
 export function stripInstanceKeys(address: string): string {
-  return parseAddress(address)
-    .map((s) => s.name)
-    .join(".");
+  try {
+    return configAddressOf(parseAddress(address.trim()));
+  } catch (e) {
+    throw new HclEmitError(`not a Terraform address: ${JSON.stringify(address)} (${(e as Error).message})`);
+  }
 }

@@ -380,7 +380,7 @@ describe("rulesetResourceName", () => {
     expect(rulesetResourceName("0da4c5d6e7f8091a2b3c4d5e6f708192", "My-Shop.co.uk")).toBe("waf_managed_my-shop_co_uk");
     expect(rulesetResourceName("0da4c5d6e7f8091a2b3c4d5e6f708192")).toBe("waf_managed_0da4c5d6");
     expect(rulesetResourceName("0da4c5d6e7f8091a2b3c4d5e6f708192", null)).toBe("waf_managed_0da4c5d6");
-    expect(rulesetResourceName("${var.zone_id}", "")).toBe("waf_managed_var_zo");
+    expect(rulesetResourceName("${var.zone_id}", "")).toBe("waf_managed_zone_id");
     expect(rulesetResourceName("", "ü.€")).toBe("waf_managed_zone");
   });
 

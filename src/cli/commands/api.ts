@@ -5,6 +5,7 @@
 // when the migration was sent but status did not show the new WAF on within --poll-timeout; 2 for bad
 // usage, unreadable input and API errors (one line on stderr, no stack).
 
+import { emitRulesetHcl, rulesetResourceName } from "../../terraform/hcl-emit.js";
 import { readFile, writeFile } from "node:fs/promises";
 import type { Argv, CommandModule } from "yargs";
 import {
@@ -595,22 +596,7 @@ function statusSummary(status: MigrationStatus): string {
   return entries.length === 0 ? "(no status fields)" : entries.map(([k, v]) => `${k}=${String(v)}`).join(" ");
 }
 
-/**
- * Finds `emitRulesetHcl` (and `rulesetResourceName`) in src/terraform/hcl-emit.ts at run time, so this
- * command does not fail to load in a build without the emitter. Null when the module is absent.
- */
+/** The HCL emitter of the Terraform layer (injectable in tests). */
 async function loadHclEmitterModule(): Promise<{ emit: HclEmitter; resourceName?: (zoneId: string) => string } | null> {
-  const specifier = "../../terraform/hcl-emit.js";
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || /Cannot find module|Failed to load url|Does the file exist/i.test(String((e as Error).message))) return null;
-    throw e;
-  }
-  if (typeof mod.emitRulesetHcl !== "function") return null;
-  const loaded: { emit: HclEmitter; resourceName?: (zoneId: string) => string } = { emit: mod.emitRulesetHcl as HclEmitter };
-  if (typeof mod.rulesetResourceName === "function") loaded.resourceName = mod.rulesetResourceName as (zoneId: string) => string;
-  return loaded;
+  return { emit: emitRulesetHcl, resourceName: (zoneId: string) => rulesetResourceName(zoneId, null) };
 }
