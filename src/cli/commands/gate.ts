@@ -1,0 +1,189 @@
+// `cf-waf-migrate gate`: scan's findings plus the provider-upgrade check, as a CI gate. Exits 1 when a
+// finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
+// report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
+import path from "node:path";
+import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import { analyze } from "../../core/analyze.js";
+import { severityRank, tripsFailOn } from "../../core/findings.js";
+import type { FailOn, Finding, InputError, InventoryResource, Report } from "../../core/model.js";
+import { LEGACY_WAF_RESOURCE_TYPES, providerFindings, type LegacyAddress } from "../../core/provider-gate.js";
+import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
+import { buildReport } from "../../core/report.js";
+import { makeStyle, shouldColor } from "../../render/style.js";
+import { renderText } from "../../render/text.js";
+import { LEGACY_DATA_SOURCES } from "../../terraform/inventory.js";
+import { collectProviderInfo, stateOwners, type ProviderInfo, type RootProviders } from "../../terraform/providers.js";
+import { loadWorkspace, type Workspace } from "../../terraform/workspace.js";
+import { CliError } from "../errors.js";
+import { readStdin, relativeRoot, toolVersion, writeReportFile } from "../io.js";
+import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { emitReport, exitCodeFor } from "../report-output.js";
+
+const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+
+export interface GateArgs extends CommonArgs {
+  "target-provider"?: string;
+}
+
+export const gateCommand: CommandModule<object, GateArgs> = {
+  command: "gate [paths..]",
+  describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
+  builder: (y: Argv) =>
+    withOutputOptions(withInputOptions(y), FORMATS, "error").option("target-provider", {
+      type: "string",
+      describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
+    }) as unknown as Argv<GateArgs>,
+  handler: async (argv: ArgumentsCamelCase<GateArgs>) => {
+    const failOn = parseFailOn(argv["fail-on"], "error");
+    const target = parseTargetProvider(argv["target-provider"]);
+    const zonePlans = parseZonePlans(argv["zone-plan"]);
+    const isTTY = process.stdout.isTTY === true;
+    // Bad --format/--output combinations are usage errors: report them before reading anything.
+    const targets = resolveOutputs(argv.format, argv.output, FORMATS, isTTY);
+
+    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd: process.cwd(), readStdin });
+    const analysis = analyze(ws.domain, {
+      zonePlans,
+      stateKnown: ws.stateKnown,
+      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
+    });
+    const providers = await collectProviderInfo(ws.tree, ws.base);
+    const gate = evaluateProviderGate(ws, providers, target);
+    const report = buildReport({
+      version: toolVersion(),
+      root: relativeRoot(ws.base),
+      resources: ws.resources,
+      analysis,
+      extraFindings: [...ws.findings, ...gate.findings],
+      errors: [...ws.errors, ...providers.errors, ...gate.errors],
+    });
+
+    for (const t of targets) {
+      if (t.format === "text") {
+        const color = t.file === null && shouldColor(isTTY, process.env);
+        const text = renderText(report, { color, title: "gate" }) + gateTextTail(report, failOn, gate.summaries, color);
+        if (t.file !== null) await writeReportFile(t.file, text);
+        else process.stdout.write(text);
+      } else {
+        await emitReport(report, { formats: [t.file === null ? t.format : `${t.format}=${t.file}`], title: "gate", allowed: FORMATS });
+      }
+    }
+    process.exitCode = exitCodeFor(report, failOn);
+  },
+};
+
+/** `--target-provider`: a provider version (`4.52.8`, `5`, `4.0.0-rc1`), normalised to three parts. */
+export function parseTargetProvider(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return formatVersion(parseVersion(value));
+  } catch (e) {
+    if (e instanceof InvalidVersionError) throw new CliError(`--target-provider ${JSON.stringify(value)}: not a provider version (expected e.g. 4.52.8)`);
+    throw e;
+  }
+}
+
+export interface ProviderGateOutcome {
+  findings: Finding[];
+  errors: InputError[];
+  /** One sentence per root configuration on the provider upgrade. */
+  summaries: string[];
+}
+
+/** Legacy WAF resources and legacy data sources: the provider removed both in 4.0. */
+export function legacyAddressesOf(resources: readonly InventoryResource[]): LegacyAddress[] {
+  return resources
+    .filter((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type) || LEGACY_DATA_SOURCES.has(r.type))
+    .map((r) => ({ address: r.address, file: r.file, line: r.line, zoneId: r.zoneId }));
+}
+
+/**
+ * One decision per root configuration: its own and its modules' `required_providers` entries, its lock file,
+ * and the legacy resources that belong to it: those whose blocks live in its module directories, and those
+ * only state knows, from the state files that belong to it (`stateOwners`: matched by the addresses they share).
+ */
+export function evaluateProviderGate(ws: Pick<Workspace, "resources" | "tree" | "states">, info: ProviderInfo, targetVersion: string | undefined): ProviderGateOutcome {
+  const legacy = legacyAddressesOf(ws.resources);
+  const roots: RootProviders[] = info.roots.length
+    ? info.roots
+    : [{ root: ".", dir: "", requirements: [], lock: null, moduleDirs: [], anchor: null }];
+  // Which roots each state-only address belongs to.
+  const stateOnlyOwners = new Map<string, Set<RootProviders>>();
+  if (roots.length > 1) {
+    for (const state of ws.states) {
+      const owners = stateOwners(ws.tree, info, state);
+      for (const inst of state.instances) {
+        const set = stateOnlyOwners.get(inst.address) ?? new Set<RootProviders>();
+        for (const o of owners) set.add(o);
+        stateOnlyOwners.set(inst.address, set);
+      }
+    }
+  }
+  const belongs = (a: LegacyAddress, root: RootProviders): boolean => {
+    if (roots.length === 1) return true;
+    if (a.file !== null) return root.moduleDirs.includes(path.posix.dirname(a.file));
+    return stateOnlyOwners.get(a.address)?.has(root) ?? true;
+  };
+  const out: ProviderGateOutcome = { findings: [], errors: [], summaries: [] };
+  for (const root of roots) {
+    const mine = legacy.filter((a) => belongs(a, root));
+    const result = providerFindings({
+      constraints: root.requirements.map((r) => ({ text: r.constraint, file: r.file, line: r.line, versionLine: r.versionLine })),
+      lock: root.lock && root.lock.version !== null ? { version: root.lock.version, file: root.lock.file, line: root.lock.line } : null,
+      ...(targetVersion !== undefined ? { targetVersion } : {}),
+      legacyAddresses: mine,
+      fallback: root.anchor,
+      ...(roots.length > 1 ? { root: root.root } : {}),
+    });
+    out.findings.push(...result.findings);
+    out.errors.push(...result.errors);
+    out.summaries.push(result.summary);
+  }
+  // The same bad constraint in a module two roots share is one error.
+  const seen = new Set<string>();
+  out.errors = out.errors.filter((e) => {
+    const k = `${e.file}\u0000${e.line}\u0000${e.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return out;
+}
+
+/**
+ * What the text report of `gate` ends with: the provider upgrade's status, the blocking findings, and the
+ * verdict line as the very last line.
+ */
+export function gateTextTail(report: Report, failOn: FailOn, summaries: string[], color = false): string {
+  const st = makeStyle(color);
+  const lines: string[] = ["", st.bold("Provider upgrade")];
+  for (const s of summaries) lines.push(`  ${s}`);
+  const blocking = report.findings.filter((f) => tripsFailOn(f.severity, failOn));
+  if (blocking.length) {
+    lines.push("");
+    lines.push(st.bold(`Blocking findings (${blocking.length}, --fail-on ${failOn})`));
+    for (const f of blocking) {
+      const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : (f.address ?? "");
+      lines.push(`  ${st.severity(f.severity, f.severity.toUpperCase().padEnd(7))} ${f.code}  ${where}${f.address && f.file ? `  ${f.address}` : ""}`);
+    }
+  }
+  lines.push("");
+  lines.push(verdictLine(report, failOn, blocking, st));
+  return lines.join("\n") + "\n";
+}
+
+function verdictLine(report: Report, failOn: FailOn, blocking: Finding[], st: ReturnType<typeof makeStyle>): string {
+  const n = report.errors.length;
+  if (n > 0) {
+    return st.severity("error", `GATE FAILED: ${n} input${n === 1 ? "" : "s"} could not be read or parsed (exit 2); the result is incomplete`);
+  }
+  if (blocking.length > 0) {
+    const counts = new Map<string, number>();
+    for (const f of [...blocking].sort((a, b) => severityRank(b.severity) - severityRank(a.severity))) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
+    const codes = [...counts].map(([c, k]) => (k > 1 ? `${c} x${k}` : c)).join(", ");
+    return st.severity("error", `GATE FAILED: ${blocking.length} finding${blocking.length === 1 ? "" : "s"} at or above --fail-on ${failOn} (${codes})`);
+  }
+  const total = report.findings.length;
+  const below = total === 0 ? "no findings" : `${total} finding${total === 1 ? "" : "s"}, none at or above --fail-on ${failOn}`;
+  return st.ok(failOn === "never" ? `gate passed: --fail-on never (${total} finding${total === 1 ? "" : "s"} reported)` : `gate passed: ${below}`);
+}
