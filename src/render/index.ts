@@ -1,0 +1,25 @@
+// The renderers the CLI registers beyond text and json: one pure function of the report per format.
+// The CLI wires them in (render does not import the CLI: layers point down).
+import type { Report } from "../core/model.js";
+import { renderJunit } from "./junit.js";
+import { renderMarkdown } from "./markdown.js";
+import { renderSarif } from "./sarif.js";
+
+export interface RenderContext {
+  /** Colour is for terminals; these formats never use it. */
+  color: boolean;
+  /** The command that produced the report (`scan`, `plan`, `gate`, `certs`). */
+  title: string;
+}
+
+export type ReportRenderer = (report: Report, ctx: RenderContext) => string;
+
+export const RENDERERS: Record<"markdown" | "sarif" | "junit", ReportRenderer> = {
+  markdown: (report, ctx) => renderMarkdown(report, { title: ctx.title }),
+  sarif: (report) => renderSarif(report),
+  junit: (report, ctx) => renderJunit(report, { title: ctx.title }),
+};
+
+export { renderJunit } from "./junit.js";
+export { renderMarkdown } from "./markdown.js";
+export { renderSarif } from "./sarif.js";

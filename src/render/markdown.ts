@@ -1,0 +1,306 @@
+// GitHub-flavoured Markdown for a pull-request comment: a heading with the counts, then each zone with a
+// table of its findings, the generated ruleset, the import and the state removals; findings of no zone;
+// the plan's steps; the input errors. Deterministic: the same report always gives the same text.
+import type { Finding, InputError, PlanStep, Report, RulesetRule, Severity, ZoneReport } from "../core/model.js";
+import { errorPath, reportPath, withLine } from "./paths.js";
+
+export interface MarkdownOptions {
+  /** Title of the report (the command that produced it). */
+  title?: string;
+}
+
+export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
+  const out: string[] = [];
+  out.push(heading(report, opts.title ?? "scan"));
+  out.push("");
+  const inConfig = report.resources.filter((r) => r.inConfig).length;
+  const inState = report.resources.filter((r) => r.inState).length;
+  out.push(
+    `${plural(report.resources.length, "resource")} (${inConfig} in config, ${inState} in state)` +
+      (report.root && report.root !== "." ? ` under ${codeSpan(report.root)}` : ""),
+  );
+
+  const zoneIds = new Set(report.zones.map((z) => z.zoneId));
+  const byZone = new Map<string, Finding[]>();
+  const other: Finding[] = [];
+  for (const f of report.findings) {
+    if (f.zoneId !== null && zoneIds.has(f.zoneId)) byZone.set(f.zoneId, [...(byZone.get(f.zoneId) ?? []), f]);
+    else other.push(f);
+  }
+
+  for (const z of report.zones) out.push("", ...zoneSection(report, z, byZone.get(z.zoneId) ?? []));
+
+  if (other.length) {
+    out.push("", "### Other findings", "");
+    out.push(...findingsTable(report, other, true));
+  }
+
+  if (report.plan && report.plan.steps.length) {
+    out.push("", "### Plan", "");
+    report.plan.steps.forEach((step, i) => out.push(...(i ? [""] : []), ...planStep(step)));
+  }
+
+  if (report.errors.length) {
+    out.push("", `### Input that could not be read (${report.errors.length})`, "");
+    out.push("| Location | Message |", "| --- | --- |");
+    for (const e of report.errors) out.push(`| ${codeSpan(errorLocation(report, e), true)} | ${cell(e.message)} |`);
+  }
+
+  if (report.zones.length === 0 && report.findings.length === 0 && report.errors.length === 0) {
+    out.push("", "No previous-WAF resources or WAF-related settings found.");
+  }
+  return out.join("\n") + "\n";
+}
+
+function heading(report: Report, title: string): string {
+  const count = (s: Severity) => report.findings.filter((f) => f.severity === s).length;
+  const parts = [
+    plural(report.zones.length, "zone"),
+    plural(count("error"), "error"),
+    plural(count("warning"), "warning"),
+    `${count("info")} info`,
+  ];
+  if (report.errors.length) parts.push(plural(report.errors.length, "unreadable input"));
+  return `## cf-waf-migrate ${inline(title)}: ${parts.join(" · ")}`;
+}
+
+function zoneSection(report: Report, z: ZoneReport, findings: Finding[]): string[] {
+  const out: string[] = [];
+  out.push(`### Zone ${codeSpan(z.zoneId)}${z.zoneName ? ` (${inline(z.zoneName)})` : ""}`);
+  out.push("");
+  const compat = z.compatible ? "compatible" : "**not compatible** (URI-based WAF override)";
+  out.push(`Plan ${codeSpan(z.plan)} · ${compat} · migration mode ${codeSpan(z.migrationMode)}`);
+  if (z.phase1.reasons.length) {
+    out.push("");
+    out.push(`Phase 1 would not have admitted it: ${z.phase1.reasons.map((r) => inline(r)).join("; ")}`);
+  }
+
+  out.push("");
+  if (findings.length) out.push(...findingsTable(report, findings, false));
+  else out.push("No findings.");
+
+  out.push("", `#### Generated ruleset ${codeSpan(z.ruleset.name)} (${plural(z.ruleset.rules.length, "rule")})`, "");
+  if (z.ruleset.rules.length) {
+    out.push("| # | Action | Expression | Description | Details |", "| ---: | --- | --- | --- | --- |");
+    z.ruleset.rules.forEach((r, i) => {
+      out.push(`| ${i + 1} | ${codeSpan(r.action, true)} | ${codeSpan(r.expression, true)} | ${cell(r.description)} | ${cell(ruleDetails(r))} |`);
+    });
+  } else {
+    out.push("No rules.");
+  }
+
+  if (z.imports.length) {
+    out.push("", "#### Import", "");
+    out.push(...fenced("hcl", z.imports.map((i) => `import {\n  to = ${i.to}\n  id = ${hclString(i.id)}\n}`).join("\n\n")));
+  }
+  if (z.stateRemovals.length) {
+    out.push("", `#### Remove from state (${z.stateRemovals.length})`, "");
+    out.push(...fenced("text", z.stateRemovals.join("\n")));
+  }
+  return out;
+}
+
+function findingsTable(report: Report, findings: Finding[], withZone: boolean): string[] {
+  const out: string[] = [];
+  out.push(withZone ? "| Severity | Code | Zone | Location | Message |" : "| Severity | Code | Location | Message |");
+  out.push(withZone ? "| --- | --- | --- | --- | --- |" : "| --- | --- | --- | --- |");
+  for (const f of findings) {
+    const where = f.file ? codeSpan(withLine(reportPath(report, f.file), f.line), true) : f.address ? codeSpan(f.address, true) : "";
+    const zone = f.zoneId ? codeSpan(f.zoneId, true) : "";
+    const cells = [severityLabel(f.severity), codeSpan(f.code, true), ...(withZone ? [zone] : []), where, cell(f.message)];
+    out.push(`| ${cells.join(" | ")} |`);
+  }
+  return out;
+}
+
+function severityLabel(s: Severity): string {
+  return s === "error" ? "**error**" : s;
+}
+
+function ruleDetails(r: RulesetRule): string {
+  const parts: string[] = [];
+  if (!r.enabled) parts.push("disabled");
+  const ap = r.action_parameters;
+  if (ap?.ruleset) parts.push(ap.ruleset === "current" ? "skips the rest of this ruleset" : `skips ruleset ${ap.ruleset}`);
+  if (ap?.id) parts.push(`ruleset ${ap.id}`);
+  const ov = ap?.overrides;
+  if (ov) {
+    const cats = (ov.categories ?? []).filter((c) => c.enabled === false).map((c) => c.category);
+    if (cats.length) parts.push(`off: ${cats.join(", ")}`);
+    for (const c of ov.categories ?? []) {
+      if (c.enabled !== false || c.action) parts.push(`category ${c.category}${c.action ? ` → ${c.action}` : ""}${c.enabled === true ? " on" : ""}`);
+    }
+    for (const o of ov.rules ?? []) {
+      const bits = [
+        o.score_threshold !== undefined ? `score ${o.score_threshold}` : "",
+        o.action ? `action ${o.action}` : "",
+        o.enabled !== undefined ? (o.enabled ? "on" : "off") : "",
+      ].filter(Boolean);
+      parts.push(`rule ${o.id}${bits.length ? `: ${bits.join(", ")}` : ""}`);
+    }
+    if (ov.action) parts.push(`all rules → ${ov.action}`);
+    if (ov.enabled !== undefined) parts.push(ov.enabled ? "all rules on" : "all rules off");
+  }
+  if (r.logging) parts.push(r.logging.enabled ? "logging on" : "logging off");
+  return parts.join("; ");
+}
+
+function planStep(step: PlanStep): string[] {
+  const marker = `${step.number}. `;
+  const pad = " ".repeat(marker.length);
+  const out = [`${marker}${inline(step.title)}`];
+  for (const n of step.notes ?? []) out.push("", `${pad}${inline(n)}`);
+  if (step.commands.length) {
+    out.push("");
+    for (const line of fenced("sh", step.commands.join("\n"))) out.push(line === "" ? "" : pad + line);
+  }
+  return out;
+}
+
+function errorLocation(report: Report, e: InputError): string {
+  return withLine(errorPath(report, e) ?? e.file, e.line, e.column);
+}
+
+// ---- Escaping ---------------------------------------------------------------------------------------
+
+/**
+ * Text for a table cell: inline-escaped, `|` escaped, newlines as `<br>`. Code spans the text already
+ * has (`` `cmd` ``) are kept as code (only their pipes escaped, newlines turned into spaces).
+ */
+export function cell(text: string): string {
+  return inline(text, true);
+}
+
+/**
+ * Inline text outside a table (or inside one with `inTable`): Markdown and HTML metacharacters escaped so
+ * `<RULESET_ID>`, `*` wildcards and `[…]` addresses print as written; backtick code spans kept.
+ */
+export function inline(text: string, inTable = false): string {
+  const src = visible(text).replace(/\r\n?/g, "\n");
+  let out = "";
+  let i = 0;
+  // A list marker at the start would make the text a list item (a plan note `- …`, a title `1. …`).
+  const marker = /^(\d{1,9})([.)])(?=\s|$)/.exec(src);
+  if (marker) {
+    out = `${marker[1]}\\${marker[2]}`;
+    i = marker[0].length;
+  } else if (/^[-+=](?=\s|$)/.test(src)) {
+    out = `\\${src[0]}`;
+    i = 1;
+  }
+  while (i < src.length) {
+    if (src[i] === "`") {
+      const run = /^`+/.exec(src.slice(i))![0];
+      const close = findClosingRun(src, i + run.length, run.length);
+      if (close >= 0) {
+        const content = src.slice(i + run.length, close).replace(/\n/g, " ");
+        out += run + (inTable ? content.replace(/\|/g, "\\|") : content) + run;
+        i = close + run.length;
+        continue;
+      }
+      out += "\\`".repeat(run.length);
+      i += run.length;
+      continue;
+    }
+    out += escapeChar(src[i]!, src[i - 1] ?? "", src[i + 1] ?? "", inTable);
+    i++;
+  }
+  return out;
+}
+
+function findClosingRun(s: string, from: number, len: number): number {
+  for (let j = from; j < s.length; j++) {
+    if (s[j] !== "`") continue;
+    let k = j;
+    while (k < s.length && s[k] === "`") k++;
+    if (k - j === len) return j;
+    j = k - 1;
+  }
+  return -1;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+function escapeChar(c: string, prev: string, next: string, inTable: boolean): string {
+  switch (c) {
+    case "\n":
+      return inTable ? "<br>" : " ";
+    case "|":
+      return "\\|";
+    case "<":
+      return "&lt;";
+    case ">":
+      return "&gt;";
+    case "&":
+      return "&amp;";
+    case "_":
+      // Intraword underscores never open or close emphasis (`cloudflare_waf_group` stays as written).
+      return WORD.test(prev) && WORD.test(next) ? c : "\\_";
+    case "[":
+      // A footnote (`[^1]`) or a task-list box at the start; without definitions `[…]` alone is no link.
+      return next === "^" || prev === "" ? "\\[" : c;
+    case "]":
+      // `](`, `][` and `]:` would make an inline link, a reference link or a link definition.
+      return next === "(" || next === "[" || next === ":" ? "\\]" : c;
+    case "\\":
+    case "*":
+    case "~":
+    case "#":
+      return "\\" + c;
+    default:
+      return c;
+  }
+}
+
+/**
+ * `text` as a code span: the fence is one backtick longer than the longest run inside, padded with a
+ * space when the text starts or ends with a backtick. In a table cell `|` is escaped (GitHub renders
+ * `\|` in a code span in a table as `|`); newlines become spaces.
+ */
+export function codeSpan(text: string, inTable = false): string {
+  let t = visible(text).replace(/\r\n?|\n/g, " ");
+  if (inTable) t = t.replace(/\|/g, "\\|");
+  if (t === "") return "";
+  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = t.startsWith("`") || t.endsWith("`") || (/^ .* $/.test(t) && t.trim() !== "") ? " " : "";
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
+/** A fenced code block whose fence is longer than any backtick run in the content. */
+export function fenced(lang: string, content: string): string[] {
+  const longest = Math.max(0, ...(content.match(/`{3,}/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}`, ...visible(content).replace(/\r\n?/g, "\n").split("\n"), fence];
+}
+
+/**
+ * Control characters (other than tab, newline, carriage return) and lone surrogates shown as `\uXXXX`
+ * text: a terminal escape or a NUL in a message must not reach the comment raw.
+ */
+export function visible(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    const bad = (cp < 0x20 && cp !== 0x9 && cp !== 0xa && cp !== 0xd) || cp === 0x7f || (cp >= 0xd800 && cp <= 0xdfff);
+    out += bad ? `\\u${cp.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
+}
+
+/** An HCL quoted string: `\`, `"`, newlines escaped, and `${`/`%{` doubled so they stay literal. */
+function hclString(s: string): string {
+  const body = s
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')
+    .replace(/\n/g, "\\n")
+    .replace(/\r/g, "\\r")
+    .replace(/\t/g, "\\t")
+    .replace(/\$\{/g, "$${")
+    .replace(/%\{/g, "%%{");
+  return `"${body}"`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

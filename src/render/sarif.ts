@@ -1,0 +1,155 @@
+// SARIF 2.1.0 (OASIS) for code scanning: one run, one reportingDescriptor per finding code used, one
+// result per finding and per input error. Checked against the schema in test/render/sarif-schema-2.1.0.json.
+import { createHash } from "node:crypto";
+import type { Finding, InputError, Report, Severity } from "../core/model.js";
+import { TOOL_NAME } from "../core/report.js";
+import { errorPath, pathToUri, reportPath } from "./paths.js";
+import {
+  compareCodes,
+  defaultSeverity,
+  FINDING_CODES_HELP_URI,
+  INPUT_ERROR,
+  INPUT_ERROR_HELP_URI,
+  ruleDoc,
+  ruleName,
+  TOOL_INFORMATION_URI,
+} from "./rule-docs.js";
+
+export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
+/** The key of our partialFingerprints entry; bump the version if the hashed fields ever change. */
+export const FINGERPRINT_KEY = "cfWafMigrate/v1";
+
+export type SarifLevel = "error" | "warning" | "note";
+
+export function sarifLevel(s: Severity): SarifLevel {
+  return s === "error" ? "error" : s === "warning" ? "warning" : "note";
+}
+
+interface SarifRule {
+  id: string;
+  name: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  helpUri: string;
+  defaultConfiguration: { level: SarifLevel };
+  properties: { tags: string[] };
+}
+
+interface SarifLocation {
+  physicalLocation: {
+    artifactLocation: { uri: string };
+    region?: { startLine: number; startColumn?: number };
+  };
+}
+
+interface SarifResult {
+  ruleId: string;
+  ruleIndex: number;
+  level: SarifLevel;
+  message: { text: string };
+  locations?: SarifLocation[];
+  partialFingerprints: Record<string, string>;
+  properties: Record<string, unknown>;
+}
+
+export function renderSarif(report: Report): string {
+  const codes = new Set(report.findings.map((f) => f.code));
+  if (report.errors.length) codes.add(INPUT_ERROR);
+  const firstSeverity = new Map<string, Severity>();
+  for (const f of report.findings) if (!firstSeverity.has(f.code)) firstSeverity.set(f.code, f.severity);
+
+  const rules: SarifRule[] = [...codes].sort(compareCodes).map((code) => {
+    const doc = ruleDoc(code);
+    return {
+      id: code,
+      name: ruleName(code),
+      shortDescription: { text: doc.short },
+      fullDescription: { text: doc.full },
+      helpUri: code === INPUT_ERROR ? INPUT_ERROR_HELP_URI : FINDING_CODES_HELP_URI,
+      defaultConfiguration: { level: sarifLevel(defaultSeverity(code, firstSeverity.get(code) ?? "warning")) },
+      properties: { tags: ["terraform", "cloudflare", "waf"] },
+    };
+  });
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
+
+  const occurrences = new Map<string, number>();
+  const fingerprint = (parts: (string | null)[]): string => {
+    const hash = createHash("sha256").update(parts.map((p) => p ?? "").join("\u0000")).digest("hex").slice(0, 32);
+    const n = (occurrences.get(hash) ?? 0) + 1;
+    occurrences.set(hash, n);
+    // `hash:occurrence`, the shape of GitHub's own primaryLocationLineHash: results that hash alike
+    // (same code, address and zone) stay distinct, in report order.
+    return `${hash}:${n}`;
+  };
+
+  const results: SarifResult[] = [];
+  for (const f of report.findings) results.push(findingResult(report, f, ruleIndex.get(f.code)!, fingerprint));
+  for (const e of report.errors) results.push(errorResult(report, e, ruleIndex.get(INPUT_ERROR)!, fingerprint));
+
+  const log = {
+    $schema: SARIF_SCHEMA_URI,
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: TOOL_NAME,
+            informationUri: TOOL_INFORMATION_URI,
+            version: report.tool.version,
+            rules,
+          },
+        },
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + "\n";
+}
+
+function findingResult(report: Report, f: Finding, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
+  const r: SarifResult = {
+    ruleId: f.code,
+    ruleIndex: index,
+    level: sarifLevel(f.severity),
+    message: { text: f.message || f.code },
+    partialFingerprints: {
+      // Code, address and zone: stable across runs while the resource exists, whatever line it moves to.
+      // A finding without an address (zone- or provider-level) hashes its file instead.
+      [FINGERPRINT_KEY]: fingerprint([f.code, f.address ?? (f.file !== null ? `file:${f.file}` : null), f.zoneId]),
+    },
+    properties: { zoneId: f.zoneId, address: f.address },
+  };
+  // A finding without a file gets no location: SARIF allows that, but GitHub code scanning will not show
+  // it. The core anchors almost every finding (a zone finding at the zone's resource or first legacy block,
+  // a provider finding at required_providers); what is left are state-only resources of unknown zones.
+  if (f.file !== null && f.file !== "") r.locations = [location(reportPath(report, f.file), f.line, null)];
+  return r;
+}
+
+function errorResult(report: Report, e: InputError, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
+  const file = errorPath(report, e);
+  const r: SarifResult = {
+    ruleId: INPUT_ERROR,
+    ruleIndex: index,
+    level: "error",
+    message: { text: e.message || "could not be read" },
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint([INPUT_ERROR, e.file, e.message]) },
+    properties: { file: e.file, line: e.line, column: e.column },
+  };
+  // `<stdin>` names no artifact: no location.
+  if (file !== null) r.locations = [location(file, e.line, e.column)];
+  return r;
+}
+
+function location(file: string, line: number | null, column: number | null): SarifLocation {
+  const loc: SarifLocation = { physicalLocation: { artifactLocation: { uri: pathToUri(file) } } };
+  if (isPositiveInt(line)) {
+    loc.physicalLocation.region = { startLine: line };
+    if (isPositiveInt(column)) loc.physicalLocation.region.startColumn = column;
+  }
+  return loc;
+}
+
+function isPositiveInt(n: number | null | undefined): n is number {
+  return typeof n === "number" && Number.isInteger(n) && n >= 1;
+}
