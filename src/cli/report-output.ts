@@ -22,12 +22,12 @@ export function registerRenderer(format: Format, renderer: Renderer): void {
 
 export async function emitReport(
   report: Report,
-  opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[] },
+  opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>> },
 ): Promise<void> {
   const isTTY = process.stdout.isTTY === true;
   const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);
   for (const t of targets) {
-    const render = renderers[t.format];
+    const render = opts.renderers?.[t.format] ?? renderers[t.format];
     if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
     const color = t.file === null && shouldColor(isTTY, process.env);
     const text = render(report, { color, title: opts.title });
