@@ -4,6 +4,9 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { apiCommand } from "./commands/api.js";
+import { certsCommand } from "./commands/certs.js";
+import { gateCommand } from "./commands/gate.js";
+import { planCommand } from "./commands/plan.js";
 import { scanCommand } from "./commands/scan.js";
 import { CliError, EXIT_INPUT } from "./errors.js";
 import { toolVersion } from "./io.js";
@@ -32,6 +35,9 @@ export async function main(rawArgv: string[]): Promise<void> {
       .scriptName("cf-waf-migrate")
       .usage("$0 <command> [options]\n\nFind, plan and gate the move from Cloudflare's previous WAF to cloudflare_ruleset.")
       .command(scanCommand)
+      .command(planCommand)
+      .command(gateCommand)
+      .command(certsCommand)
       .command(apiCommand)
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
       .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")

@@ -1,6 +1,7 @@
 // Renders a report in the requested format to stdout or a file, and computes the exit code.
 import type { FailOn, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
+import { RENDERERS } from "../render/index.js";
 import { renderJson } from "../render/json.js";
 import { shouldColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
@@ -13,6 +14,7 @@ export type Renderer = (report: Report, ctx: { color: boolean; title: string }) 
 const renderers: Partial<Record<Format, Renderer>> = {
   json: (r) => renderJson(r),
   text: (r, ctx) => renderText(r, { color: ctx.color, title: ctx.title }),
+  ...RENDERERS,
 };
 
 /** Other layers (markdown, sarif, junit, shell) register here so this file does not grow with them. */

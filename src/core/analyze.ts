@@ -27,6 +27,7 @@ import type {
   LegacyWafRule,
   PageRule,
   ResourceRef,
+  Ruleset,
   ZonePlan,
   ZoneReport,
   ZoneResource,
@@ -58,6 +59,14 @@ export interface AnalyzeOptions {
   stateKnown?: boolean;
   /** Addresses under modules that were not followed (remote sources): no drift is claimed for them. */
   unfollowedModulePrefixes?: string[];
+  /**
+   * `--config-json ZONE_ID=FILE`: the service's own equivalent configuration for a zone
+   * (`GET /zones/{id}/waf_migration/config`). The ruleset is then exactly that, and managed rule modes
+   * are no longer "unmapped".
+   */
+  configRulesets?: Record<string, Ruleset>;
+  /** Resource names to import into instead of the generated ones (`--from-cf-terraforming`). */
+  rulesetResourceNames?: Record<string, string>;
 }
 
 export interface ZoneAnalysis {
@@ -94,7 +103,17 @@ export interface AnalysisResult {
 
 export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {
   const zones = groupByZone(inv);
-  const analyses = zones.map((z) => analyzeZone(z, opts));
+  // Two zones must never share a resource name (two unresolved `var.zone_id` zones, or look-alike names).
+  const names: Record<string, string> = {};
+  const taken = new Set<string>();
+  for (const z of zones) {
+    const wanted = opts.rulesetResourceNames?.[z.zoneId] ?? rulesetResourceName(z.zoneId, z.zone?.name ?? null);
+    let name = wanted;
+    for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
+    taken.add(name);
+    names[z.zoneId] = name;
+  }
+  const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names }));
   const findings: Finding[] = analyses.flatMap((a) => a.findings);
   for (const ds of inv.legacyDataSources) {
     findings.push(
@@ -208,14 +227,15 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     );
   }
 
-  // Legacy group and rule modes.
+  // Legacy group and rule modes. With the service's configuration, managed modes are mapped exactly.
+  const serviceConfig = opts.configRulesets?.[zoneId] ?? null;
   for (const g of z.groups) {
     const kind = classifyGroup(g, ctx);
-    pushModeFinding(findings, kind, g.ref, zoneId, "group", g.groupId, g.mode);
+    if (!(serviceConfig && kind !== "owasp")) pushModeFinding(findings, kind, g.ref, zoneId, "group", g.groupId, g.mode);
   }
   for (const r of z.rules) {
     const kind = classifyRule(r, ctx);
-    pushModeFinding(findings, kind, r.ref, zoneId, "rule", r.ruleId, r.mode);
+    if (!(serviceConfig && kind !== "owasp")) pushModeFinding(findings, kind, r.ref, zoneId, "rule", r.ruleId, r.mode);
   }
 
   // Firewall rules that bypass the WAF, and their limits.
@@ -310,8 +330,10 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     );
   }
 
-  const built = buildRuleset(z);
-  const name = rulesetResourceName(zoneId, z.zone?.name ?? null);
+  const built = serviceConfig
+    ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"] }
+    : buildRuleset(z);
+  const name = opts.rulesetResourceNames?.[zoneId] ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
   const rulesetId = opts.rulesetIds?.[zoneId] ?? null;
   const providerMajor = opts.providerMajor ?? 4;
   const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);

@@ -34,6 +34,8 @@ export const FINDING_CODES = {
   LEGACY_WAF_DATA_SOURCE: "warning",
   /** A value the migration needs comes from an expression that only state can resolve. */
   VALUE_UNRESOLVED: "info",
+  /** A certificate's CA (or an uploaded certificate's issuer) comes from an expression or is not known. */
+  CERT_CA_UNKNOWN: "warning",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

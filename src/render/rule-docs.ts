@@ -153,6 +153,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "Pass the state (--state) so the value is known, or check the generated output by hand.",
     check: "unresolved values",
   },
+  CERT_CA_UNKNOWN: {
+    short: "A certificate's CA, or an uploaded certificate's issuer, is not known offline.",
+    full: "The certificate authority comes from an expression or is missing: pass the state (--state) so the audit can classify the certificate.",
+    check: "certificates",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

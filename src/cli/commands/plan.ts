@@ -1,0 +1,147 @@
+// `cf-waf-migrate plan`: the replacement ruleset, its import, and the seven-step plan with dry-run state
+// removal, as a report and (with --out-dir) as files a person reviews and runs.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import { analyze } from "../../core/analyze.js";
+import type { InputError, Ruleset } from "../../core/model.js";
+import { buildReport } from "../../core/report.js";
+import { loadWorkspace } from "../../terraform/workspace.js";
+import { readStdin, relativeRoot, toolVersion } from "../io.js";
+import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { emitReport, exitCodeFor } from "../report-output.js";
+import { CliError } from "../errors.js";
+import { readServiceConfig } from "../../terraform/service-config.js";
+import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming.js";
+import { assemblePlan, writeArtifacts } from "../plan-artifacts.js";
+import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
+import { renderMigrateScript } from "../../plan/migrate-script.js";
+
+const FORMATS = ["text", "json", "markdown", "shell"] as const;
+
+export interface PlanArgs extends CommonArgs {
+  "ruleset-id": string[];
+  "config-json": string[];
+  "provider-major"?: number;
+  "from-cf-terraforming"?: string;
+  "out-dir"?: string;
+  force: boolean;
+}
+
+export const planCommand: CommandModule<object, PlanArgs> = {
+  command: "plan [paths..]",
+  describe: "Generate the replacement cloudflare_ruleset, its import and the seven-step migration plan",
+  builder: (y: Argv) =>
+    withOutputOptions(withInputOptions(y), FORMATS, "never")
+      .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
+      .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output; the ruleset is then exactly the service's" })
+      .option("provider-major", { type: "number", choices: [4, 5], describe: "ruleset syntax and import id form (default: from the lock file or constraint, else 4)" })
+      .option("from-cf-terraforming", { type: "string", describe: "cf-terraforming generate output: keep its http_request_firewall_managed ruleset (step 2)" })
+      .option("out-dir", { type: "string", describe: "write ruleset.tf, imports.tf, migrate.sh, PLAN.md, report.json and the patches here" })
+      .option("force", { type: "boolean", default: false, describe: "with --out-dir: overwrite existing files" }) as unknown as Argv<PlanArgs>,
+  handler: async (argv: ArgumentsCamelCase<PlanArgs>) => {
+    const cwd = process.cwd();
+    const zonePlans = parseZonePlans(argv["zone-plan"]);
+    const rulesetIds = parsePairs(argv["ruleset-id"], "ruleset-id");
+    for (const [zone, id] of Object.entries(rulesetIds)) {
+      if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
+    }
+    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd, readStdin });
+    const errors: InputError[] = [...ws.errors];
+
+    const configRulesets: Record<string, Ruleset> = {};
+    for (const [zone, file] of Object.entries(parsePairs(argv["config-json"], "config-json"))) {
+      const res = await readServiceConfig(path.resolve(cwd, file), file);
+      if (res.ok) configRulesets[zone] = res.ruleset;
+      else errors.push(res.error);
+    }
+
+    let extracted: ExtractedRuleset[] = [];
+    if (argv["from-cf-terraforming"]) {
+      const file = argv["from-cf-terraforming"];
+      let text: string | null = null;
+      try {
+        text = await readFile(path.resolve(cwd, file), "utf8");
+      } catch (e) {
+        errors.push({ file, line: null, column: null, message: `cannot read: ${(e as Error).message}` });
+      }
+      if (text !== null) {
+        const res = await extractManagedRulesets(file, text);
+        if (res.ok) extracted = res.rulesets;
+        else errors.push(res.error);
+      }
+    }
+
+    const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? (await detectProviderMajor(ws));
+    const baseAnalysis = analyze(ws.domain, {
+      zonePlans,
+      rulesetIds,
+      configRulesets,
+      providerMajor,
+      stateKnown: ws.stateKnown,
+      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
+    });
+    // cf-terraforming names the resource itself: import into that name (one zone, or the zone it names).
+    const names = matchExtracted(extracted, baseAnalysis.zones.map((z) => z.zone.zoneId));
+    const analysis = Object.keys(names).length
+      ? analyze(ws.domain, { zonePlans, rulesetIds, configRulesets, providerMajor, stateKnown: ws.stateKnown, rulesetResourceNames: names, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) })
+      : baseAnalysis;
+
+    const plan = await assemblePlan({ ws, analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null });
+    errors.push(...plan.errors);
+    const report = buildReport({
+      version: toolVersion(),
+      root: relativeRoot(ws.base, cwd),
+      resources: ws.resources,
+      analysis,
+      extraFindings: [...ws.findings, ...plan.findings],
+      errors,
+      planSteps: plan.steps,
+    });
+
+    const markdown = () => renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList });
+    const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null });
+    if (argv["out-dir"]) {
+      const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan, report, markdown: markdown(), script: script() }, argv.force);
+      process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
+    }
+    await emitReport(report, {
+      formats: argv.format,
+      output: argv.output,
+      title: "plan",
+      allowed: FORMATS,
+      renderers: { markdown: () => markdown(), shell: () => script() },
+    });
+    process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
+  },
+};
+
+/** --from-cf-terraforming: which extracted resource serves which zone. */
+function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
+  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0) names[zoneIds[0]!] = extracted[0]!.resourceName;
+  return names;
+}
+
+/** The provider's major version from the root's lock file (3 writes the provider-4 syntax), else 4. */
+async function detectProviderMajor(ws: { tree: { roots: { dir: { dir: string } }[] } }): Promise<4 | 5> {
+  const { parseLockFile, cloudflareLock } = await import("../../terraform/lockfile.js");
+  for (const root of ws.tree.roots) {
+    let text: string;
+    try {
+      text = await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8");
+    } catch {
+      continue;
+    }
+    try {
+      const lock = cloudflareLock(await parseLockFile(text));
+      const major = lock?.version ? Number(lock.version.split(".")[0]) : NaN;
+      if (major >= 5) return 5;
+      if (major >= 3) return 4;
+    } catch {
+      // An unreadable lock file is reported by the gate; the plan falls back to the default syntax.
+    }
+  }
+  return 4;
+}

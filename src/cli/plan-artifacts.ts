@@ -1,0 +1,235 @@
+// Assembles the plan's artifacts from the workspace and the analysis (generated HCL, the removal patches,
+// the steps), and writes them to --out-dir without ever overwriting a file unless --force.
+import { access, chmod, mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
+import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
+import { LAST_LEGACY_PROVIDER_VERSION, compareVersions, parseVersion } from "../core/provider-version.js";
+import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
+import { buildPlanSteps } from "../plan/steps.js";
+import { renderJson } from "../render/json.js";
+import type { ExtractedRuleset } from "../terraform/cf-terraforming.js";
+import type { ConfigResource } from "../terraform/config.js";
+import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
+import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
+import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
+import { buildRemoval } from "../terraform/legacy-removal.js";
+import { cloudflareLock, parseLockFile } from "../terraform/lockfile.js";
+import type { Workspace } from "../terraform/workspace.js";
+import { CliError } from "./errors.js";
+import { readFile } from "node:fs/promises";
+
+const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+export const ARTIFACTS = {
+  ruleset: "ruleset.tf",
+  imports: "imports.tf",
+  removed: "removed.tf",
+  script: "migrate.sh",
+  planMd: "PLAN.md",
+  report: "report.json",
+  patch: "legacy-removal.patch",
+  overridesPatch: "uri-overrides-removal.patch",
+} as const;
+
+export interface AssembledPlan {
+  steps: PlanStep[];
+  findings: Finding[];
+  errors: InputError[];
+  /** Legacy resources and legacy data sources in state, as `terraform state list` prints them. */
+  stateRemovals: string[];
+  rulesetTf: string;
+  importsTf: string;
+  removedTf: string | null;
+  legacyPatch: string;
+  overridesPatch: string;
+  artifactList: { file: string; purpose: string }[];
+}
+
+export async function assemblePlan(input: {
+  ws: Workspace;
+  analysis: AnalysisResult;
+  providerMajor: 4 | 5;
+  extracted: ExtractedRuleset[];
+  fromCfTerraforming: string | null;
+  /** --out-dir as the user wrote it, for the commands that refer to the artifacts. */
+  outDir: string | null;
+}): Promise<AssembledPlan> {
+  const { ws, analysis, providerMajor } = input;
+  const errors: InputError[] = [];
+
+  // Blocks to delete: packages, groups, rules and legacy data sources in step 6; URI overrides in step 0.
+  const legacyBlocks = uniqueBlocks(ws, (r) => (r.mode === "managed" && LEGACY_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type)));
+  const overrideBlocks = uniqueBlocks(ws, (r) => r.mode === "managed" && r.type === "cloudflare_waf_override");
+  const overrides = await buildRemoval(ws.base, overrideBlocks);
+  const legacy = await buildRemoval(ws.base, legacyBlocks, new Map(overrides.edits.map((e) => [e.file, e.newText])));
+  for (const r of [...legacy.refused, ...overrides.refused]) errors.push({ file: r.file, line: null, column: null, message: `${r.reason}; delete its legacy blocks by hand` });
+
+  const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
+  const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
+
+  const removedBlocksOffered = await removedBlocksApply(ws);
+  const zoneRulesets = await Promise.all(analysis.zones.map((z) => rulesetHclFor(z, providerMajor, input.extracted, analysis)));
+  const rulesetTf = zoneRulesets.join("\n");
+  const importsTf = importsFile(analysis.zones);
+  const legacyConfigAddresses = ws.resources.filter((r) => LEGACY_TYPES.has(r.type)).map((r) => r.configAddress);
+  const removedTf = removedBlocksOffered && legacyConfigAddresses.length ? emitRemovedBlocks([...new Set(legacyConfigAddresses)].sort()) : null;
+
+  const steps = buildPlanSteps({
+    zones: analysis.zones,
+    stateRemovals,
+    overrides: analysis.zones.flatMap((z) => z.inventory.overrides.map((o) => ({ address: o.ref.address, configAddress: o.ref.configAddress, zoneId: o.ref.zoneId, inConfig: o.ref.inConfig }))),
+    legacyBlockFiles: legacy.edits.map((e) => e.file),
+    providerMajor,
+    removedBlocksOffered: removedTf !== null,
+    rulesetFile: ARTIFACTS.ruleset,
+    outDir: input.outDir,
+    fromCfTerraforming: input.fromCfTerraforming ? { file: input.fromCfTerraforming } : null,
+    stateKnown: ws.stateKnown,
+    artifacts: { patch: ARTIFACTS.patch, imports: ARTIFACTS.imports, removed: ARTIFACTS.removed, script: ARTIFACTS.script },
+  });
+  if (overrides.patch) steps[0]!.commands.unshift(`git apply ${ARTIFACTS.overridesPatch}`);
+
+  const artifactList = [
+    { file: ARTIFACTS.planMd, purpose: "this plan" },
+    { file: ARTIFACTS.ruleset, purpose: `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} (step 2): copy into the root module` },
+    { file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" },
+    ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
+    { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
+    ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks; apply it, then `terraform apply` deletes them" }] : []),
+    ...(legacy.patch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks, nothing else" }] : []),
+    { file: ARTIFACTS.report, purpose: "the JSON report with the plan (schemaVersion 1)" },
+  ];
+  return { steps, findings: [], errors, stateRemovals, rulesetTf, importsTf, removedTf, legacyPatch: legacy.patch, overridesPatch: overrides.patch, artifactList };
+}
+
+/** Config blocks of the given kind, once per file and name (a module called twice has one block). */
+function uniqueBlocks(ws: Workspace, keep: (r: ConfigResource) => boolean): ConfigResource[] {
+  const seen = new Set<string>();
+  const out: ConfigResource[] = [];
+  for (const node of ws.tree.nodes) {
+    for (const r of node.dir.resources) {
+      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
+      if (!keep(r) || seen.has(key)) continue;
+      seen.add(key);
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], analysis: AnalysisResult): Promise<string> {
+  const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
+  if (own) return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${own.text}`;
+  const todo = [
+    ...z.rulesetNotes,
+    ...analysis.findings
+      .filter((f) => f.zoneId === z.zone.zoneId && (f.code === "MANAGED_OVERRIDE_UNMAPPED" || f.code === "CRS_OVERRIDE_NOT_MIGRATED"))
+      .map((f) => `${f.code}: ${f.message}`),
+  ];
+  const zoneExpr = zoneIdExpression(z);
+  if (zoneExpr.placeholder) todo.unshift("set zone_id: the zone id is not known offline");
+  return emitRulesetHcl({
+    resourceName: z.rulesetResourceName,
+    zoneIdExpression: zoneExpr.text,
+    ruleset: withoutComputedFields(z.zone.ruleset),
+    providerMajor,
+    todoComments: todo,
+  });
+}
+
+/** `zone_id` keeps the user's expression where a root-module zone resource exists, else the literal id. */
+function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean } {
+  const zr = z.inventory.zone;
+  if (zr?.ref.inConfig && !zr.ref.configAddress.startsWith("module.")) return { text: `${zr.ref.configAddress}.id`, placeholder: false };
+  if (isLiteralZoneId(z.zone.zoneId)) return { text: JSON.stringify(z.zone.zoneId), placeholder: false };
+  if (/^cloudflare_zone\.[\w-]+\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
+  return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
+}
+
+/** The service's rules carry id/version (computed, never in config) and often an empty ref. */
+function withoutComputedFields(ruleset: Ruleset): Ruleset {
+  return {
+    ...ruleset,
+    rules: ruleset.rules.map((r) => {
+      const { id: _id, version: _version, ...rest } = r;
+      if (rest.ref === "") delete rest.ref;
+      return rest;
+    }),
+  };
+}
+
+function importsFile(zones: ZoneAnalysis[]): string {
+  const parts: string[] = [];
+  const incomplete = zones.some((z) => z.zone.imports.some((i) => i.id.includes(RULESET_ID_PLACEHOLDER)));
+  if (incomplete) parts.push(`# Replace ${RULESET_ID_PLACEHOLDER} with the id from \`cf-waf-migrate api entrypoint --zone <zone>\` before planning.\n`);
+  for (const z of zones) for (const i of z.zone.imports) parts.push(emitImportBlock(i.to, i.id));
+  return parts.join("\n");
+}
+
+/**
+ * `removed {}` (Terraform >= 1.7) needs the provider to still have the legacy schema, i.e. a lock on
+ * <= 3.35. The Terraform version comes from the state (the version that last wrote it).
+ */
+async function removedBlocksApply(ws: Workspace): Promise<boolean> {
+  const tfVersions = ws.states.map((s) => s.terraformVersion).filter((v): v is string => !!v);
+  const tfOk = tfVersions.some((v) => safeCompare(v, "1.7.0") >= 0);
+  if (!tfOk) return false;
+  for (const root of ws.tree.roots) {
+    try {
+      const lock = cloudflareLock(await parseLockFile(await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8")));
+      if (lock?.version && safeCompare(lock.version, LAST_LEGACY_PROVIDER_VERSION) <= 0) return true;
+    } catch {
+      // no lock file, or unreadable: removed {} is not offered
+    }
+  }
+  return false;
+}
+
+function safeCompare(a: string, b: string): number {
+  try {
+    return compareVersions(parseVersion(a), parseVersion(b));
+  } catch {
+    return -1;
+  }
+}
+
+export async function writeArtifacts(
+  dir: string,
+  content: { plan: AssembledPlan; report: Report; markdown: string; script: string },
+  force: boolean,
+): Promise<string[]> {
+  const { plan } = content;
+  const files: [string, string][] = [
+    [ARTIFACTS.planMd, content.markdown],
+    [ARTIFACTS.ruleset, plan.rulesetTf],
+    [ARTIFACTS.imports, plan.importsTf],
+    ...(plan.removedTf ? ([[ARTIFACTS.removed, plan.removedTf]] as [string, string][]) : []),
+    [ARTIFACTS.script, content.script],
+    ...(plan.overridesPatch ? ([[ARTIFACTS.overridesPatch, plan.overridesPatch]] as [string, string][]) : []),
+    ...(plan.legacyPatch ? ([[ARTIFACTS.patch, plan.legacyPatch]] as [string, string][]) : []),
+    [ARTIFACTS.report, renderJson(content.report)],
+  ];
+  await mkdir(dir, { recursive: true });
+  if (!force) {
+    const existing: string[] = [];
+    for (const [name] of files) {
+      try {
+        await access(path.join(dir, name));
+        existing.push(name);
+      } catch {
+        // absent: fine
+      }
+    }
+    if (existing.length) throw new CliError(`${dir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
+  }
+  for (const [name, text] of files) {
+    try {
+      await writeNewFile(path.join(dir, name), text, { force });
+    } catch (e) {
+      if (e instanceof FileExistsError) throw new CliError(`${path.join(dir, name)} appeared while writing: use --force to overwrite`);
+      throw e;
+    }
+  }
+  await chmod(path.join(dir, ARTIFACTS.script), 0o755);
+  return files.map(([name]) => name);
+}

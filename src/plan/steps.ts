@@ -1,0 +1,195 @@
+// The migration plan: step 0 (preconditions) and the seven steps of spec section 9, with exact commands.
+// Pure: every fact it needs (addresses, ids, strategy) comes in through PlanInput.
+//
+// The order is the point of this file. Legacy state entries are removed (step 5) before the legacy blocks
+// are deleted (step 6): deleting a block first makes the provider "destroy" it, which resets the live
+// previous WAF to its defaults instead of deleting anything.
+import type { ZoneAnalysis } from "../core/analyze.js";
+import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
+import type { PlanStep } from "../core/model.js";
+import { shellQuote } from "../core/shell-quote.js";
+
+export type RemovalStrategy = "state-rm" | "removed-blocks";
+
+export interface PlanInput {
+  zones: ZoneAnalysis[];
+  /** Every legacy instance address to drop from state (resources and legacy data sources), sorted. */
+  stateRemovals: string[];
+  /** URI-based overrides that must really be deleted before the zone can migrate. */
+  overrides: { address: string; configAddress: string; zoneId: string | null; inConfig: boolean }[];
+  /** Files and blocks the step-6 patch removes. */
+  legacyBlockFiles: string[];
+  providerMajor: 4 | 5;
+  /** `removed {}` blocks are offered only while the lock pins a provider with the legacy schema and TF >= 1.7. */
+  removedBlocksOffered: boolean;
+  /** Where the generated ruleset resource is written (relative to the root module). */
+  rulesetFile: string;
+  /** The --out-dir the artifacts are written to, as given; null when none. */
+  outDir: string | null;
+  /** With `--from-cf-terraforming`: the file it came from and its resource names per zone. */
+  fromCfTerraforming: { file: string } | null;
+  /** Whether any state was read (else step 5 lists nothing and says how to find the addresses). */
+  stateKnown: boolean;
+  /** Artifact names, for commands that refer to them. */
+  artifacts: { patch: string; imports: string; removed: string; script: string };
+}
+
+/** The binary in commands a person copies; migrate.sh substitutes `$TF` so `TF=tofu` works. */
+export const TF = "terraform";
+
+export function buildPlanSteps(input: PlanInput): PlanStep[] {
+  return [
+    step0Preconditions(input),
+    step1Generate(input),
+    step2KeepManagedPhase(input),
+    step3Import(input),
+    step4Plan(),
+    step5StateRemoval(input),
+    step6DeleteBlocks(input),
+    step7Verify(),
+  ];
+}
+
+function step0Preconditions(input: PlanInput): PlanStep {
+  const commands: string[] = [];
+  const notes: string[] = [];
+  if (input.overrides.length) {
+    notes.push(
+      "URI-based WAF overrides block the migration. Deleting them in Terraform means removing their blocks and applying, which really deletes them (unlike packages, groups and rules, whose destroy only resets settings).",
+    );
+    for (const o of input.overrides) {
+      notes.push(`delete the block of ${o.configAddress}${o.inConfig ? "" : " (not in config: destroy it from state as below)"}`);
+      commands.push(`${TF} apply -target=${shellQuote(o.address)}`);
+    }
+  }
+  for (const z of input.zones) {
+    const zone = displayZone(z);
+    commands.push(`cf-waf-migrate api check --zone ${zone}`);
+    if (z.zone.migrationMode === "validation") {
+      commands.push(`cf-waf-migrate api migrate --zone ${zone} --mode validation --yes`);
+      notes.push(`${zone} (Enterprise): validation runs both WAFs side by side; review Security > Events, then finish with: cf-waf-migrate api migrate --zone ${zone} --mode pending --yes`);
+    } else {
+      commands.push(`cf-waf-migrate api migrate --zone ${zone} --mode pending --yes`);
+      notes.push(`${zone} (${z.zone.plan}): the pending path turns the new WAF on and the previous WAF off at once (or Security > WAF > Managed rules > Review configuration > Deploy in the dashboard)`);
+    }
+    if (!z.zone.compatible) notes.push(`${zone} is not compatible until its URI-based overrides are deleted: run the check again after deleting them`);
+  }
+  notes.push("Migration is irreversible: after it the previous WAF's APIs stop working for the zone.");
+  return { number: 0, title: "Preconditions: delete URI-based overrides, then migrate each zone in the service", commands, notes };
+}
+
+function step1Generate(input: PlanInput): PlanStep {
+  const commands = input.zones.map((z) => `cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z)}.tf`);
+  return {
+    number: 1,
+    title: "Generate the zone's ruleset configuration",
+    commands,
+    notes: [
+      `or use the generated ${input.rulesetFile}, built from your Terraform (exact with --config-json from \`cf-waf-migrate api config\`)`,
+      ...input.zones.flatMap((z) => z.rulesetNotes.map((n) => `${displayZone(z)}: ${n}`)),
+    ],
+  };
+}
+
+function step2KeepManagedPhase(input: PlanInput): PlanStep {
+  const from = input.fromCfTerraforming;
+  const commands = from
+    ? [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./cf-waf-migrate-${input.rulesetFile}`]
+    : [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./cf-waf-migrate-${input.rulesetFile}`];
+  return {
+    number: 2,
+    title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`,
+    commands,
+    notes: [
+      from
+        ? `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource kept from ${from.file}; the zone's other rulesets stay out of this migration`
+        : `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource; with cf-terraforming's output, pass it as --from-cf-terraforming FILE to keep just that resource`,
+      `a zone has one ${MANAGED_PHASE} entry point: keep exactly one cloudflare_ruleset for it, and note its resource address for the import`,
+      ...input.zones.map((z) => `${displayZone(z)}: cloudflare_ruleset.${z.rulesetResourceName}`),
+    ],
+  };
+}
+
+function step3Import(input: PlanInput): PlanStep {
+  const commands: string[] = [];
+  const notes: string[] = [];
+  for (const z of input.zones) {
+    for (const imp of z.zone.imports) commands.push(`${TF} import ${shellQuote(imp.to)} ${shellQuote(imp.id)}`);
+    if (!z.rulesetId) {
+      notes.push(`${displayZone(z)}: replace ${RULESET_ID_PLACEHOLDER} with the entry point ruleset id from \`cf-waf-migrate api entrypoint --zone ${displayZone(z)}\``);
+    }
+    if (!isLiteralZoneId(z.zone.zoneId)) notes.push(`${z.zone.zoneId}: the zone id comes from an expression; put the literal id in the import command`);
+  }
+  notes.push(`or, with Terraform 1.5+, the import {} blocks in ${input.artifacts.imports} (root module only: an import {} block cannot target a resource inside a module)`);
+  return { number: 3, title: "Import the entry point ruleset into state", commands, notes };
+}
+
+function step4Plan(): PlanStep {
+  return {
+    number: 4,
+    title: "Plan: the new ruleset is tracked and unchanged",
+    commands: [`${TF} plan -refresh=false`],
+    notes: [
+      "expect no change to the imported cloudflare_ruleset; fix the generated rules until there is none",
+      "the previous WAF's API was retired on 2025-06-15, so refreshing a legacy resource usually fails: -refresh=false skips that read",
+    ],
+  };
+}
+
+function step5StateRemoval(input: PlanInput): PlanStep {
+  const notes: string[] = [];
+  const commands: string[] = [];
+  if (input.stateRemovals.length) {
+    const quoted = input.stateRemovals.map(shellQuote).join(" ");
+    commands.push(`${TF} state list | grep -E ${shellQuote("(^|\\.)(data\\.)?cloudflare_waf_(package|group|rule)s?\\.")}`);
+    commands.push(`${TF} state rm -dry-run ${quoted}`);
+    commands.push(`${TF} state rm ${quoted}`);
+  } else {
+    commands.push(`${TF} state list | grep -E ${shellQuote("(^|\\.)(data\\.)?cloudflare_waf_(package|group|rule)s?\\.")}`);
+    notes.push(
+      input.stateKnown
+        ? "state holds no legacy WAF package, group or rule: nothing to remove"
+        : "no state was given: list the legacy addresses with the command above (module instance keys included), then run `terraform state rm -dry-run` and `terraform state rm` on them",
+    );
+  }
+  notes.push("the grep matches legacy addresses anywhere in the module tree, not only at the root");
+  notes.push("read the dry run's \"Would remove\" lines before running the real removal; terraform writes a backup of the state");
+  if (input.removedBlocksOffered) {
+    notes.push(
+      `alternative while the lock still pins a provider with the legacy schema (<= 3.35) and Terraform >= 1.7: apply the removed {} blocks in ${input.artifacts.removed} with \`terraform apply -refresh=false\` (it needs the provider to read the resources, which the retired API may refuse)`,
+    );
+  }
+  return { number: 5, title: "Remove the legacy package, group and rule resources from state (dry run first)", commands, notes };
+}
+
+function step6DeleteBlocks(input: PlanInput): PlanStep {
+  return {
+    number: 6,
+    title: "Delete the legacy blocks from the configuration (only after step 5)",
+    commands: input.legacyBlockFiles.length ? [`git apply ${input.artifacts.patch}`] : [],
+    notes: [
+      input.legacyBlockFiles.length
+        ? `the patch removes exactly the legacy blocks (and their leading comments) from: ${input.legacyBlockFiles.join(", ")}`
+        : "no legacy block in the configuration",
+      "never before step 5: with the state entries still there, terraform would \"destroy\" the blocks, which resets the live previous WAF instead of deleting anything",
+    ],
+  };
+}
+
+function step7Verify(): PlanStep {
+  return {
+    number: 7,
+    title: "Plan again: no pending changes",
+    commands: [`${TF} plan -detailed-exitcode -refresh=false`],
+    notes: ["exit code 0 means no changes; 2 means something still differs: review it before applying anything"],
+  };
+}
+
+export function displayZone(z: ZoneAnalysis): string {
+  return isLiteralZoneId(z.zone.zoneId) ? z.zone.zoneId : "<ZONE_ID>";
+}
+
+function zoneSlug(z: ZoneAnalysis): string {
+  return z.rulesetResourceName.replace(/^waf_managed_/, "");
+}

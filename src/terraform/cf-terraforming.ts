@@ -1,0 +1,45 @@
+// Step 2 with cf-terraforming: its `generate --resource-type cloudflare_ruleset` output holds every
+// ruleset of the zone; the migration keeps only the `http_request_firewall_managed` one. This finds that
+// resource and returns its block text exactly as generated, with its resource name for the import.
+import type { InputError } from "../core/model.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
+import { parseConfigFile } from "./hcl/parse.js";
+import { expressionText, literalString } from "./values.js";
+
+export interface ExtractedRuleset {
+  resourceName: string;
+  /** The zone_id as written: a literal id, or null when it is an expression. */
+  zoneId: string | null;
+  zoneIdExpression: string | null;
+  /** The block's text, byte for byte from the file, with a trailing newline. */
+  text: string;
+}
+
+export type ExtractOutcome = { ok: true; rulesets: ExtractedRuleset[] } | { ok: false; error: InputError };
+
+export async function extractManagedRulesets(file: string, text: string): Promise<ExtractOutcome> {
+  const outcome = await parseConfigFile(file, text);
+  if (!outcome.ok) return outcome;
+  const { body, blocks } = outcome.parsed;
+  const rulesets = ((body.resource ?? {}) as Record<string, Record<string, unknown[]>>).cloudflare_ruleset ?? {};
+  const out: ExtractedRuleset[] = [];
+  for (const [name, bodies] of Object.entries(rulesets)) {
+    const b = (bodies?.[0] ?? {}) as Record<string, unknown>;
+    if (literalString(b.phase) !== MANAGED_PHASE) continue;
+    if (literalString(b.kind) === "managed") continue; // Cloudflare's own read-only rulesets
+    const pos = blocks.find((x) => x.type === "resource" && x.labels[0] === "cloudflare_ruleset" && x.labels[1] === name);
+    if (!pos?.structural) {
+      return { ok: false, error: { file, line: null, column: null, message: `cannot locate resource cloudflare_ruleset.${name} (JSON syntax is not supported here)` } };
+    }
+    out.push({
+      resourceName: name,
+      zoneId: literalString(b.zone_id),
+      zoneIdExpression: expressionText(b.zone_id),
+      text: text.slice(pos.structural.start, pos.structural.end) + "\n",
+    });
+  }
+  if (out.length === 0) {
+    return { ok: false, error: { file, line: null, column: null, message: `no cloudflare_ruleset with phase = "${MANAGED_PHASE}" in this file` } };
+  }
+  return { ok: true, rulesets: out };
+}

@@ -1,0 +1,229 @@
+// End-to-end: `cf-waf-migrate plan` on the fixtures, its artifacts, and migrate.sh against the fake terraform.
+import { execa } from "execa";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "@cdktn/hcl2json";
+import { describe, expect, it } from "vitest";
+import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
+import { expectGolden } from "../support/golden.js";
+import { copyFixture, fakeTerraformBin, tempDir } from "../support/workdir.js";
+
+const MZ = path.join(TESTDATA, "multi-zone");
+const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";
+const BLOG = "9a7806061c88ada191ed06f989cc3dac";
+const SHOP_RS = "6f1d2a3b4c5d6e7f8091a2b3c4d5e6f7";
+const BLOG_RS = "2c0fc9fa937b4d3fb7a4ec1e3f9f8e21";
+const IDS = ["--ruleset-id", `${SHOP}=${SHOP_RS}`, "--ruleset-id", `${BLOG}=${BLOG_RS}`];
+
+interface Step {
+  number: number;
+  title: string;
+  commands: string[];
+}
+
+async function planJson(args: string[], cwd = MZ) {
+  const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--format", "json", ...args], { cwd });
+  return { ...r, report: JSON.parse(r.stdout) };
+}
+
+describe("cf-waf-migrate plan", () => {
+  it("JSON: step 0 then the seven steps, state removal before block deletion, every address quoted", async () => {
+    const { report, exitCode } = await planJson(IDS);
+    expect(exitCode).toBe(0);
+    const steps: Step[] = report.plan.steps;
+    expect(steps.map((s) => s.number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const all = steps.flatMap((s) => s.commands.map((c) => ({ n: s.number, c })));
+    const dry = all.findIndex((x) => x.c.startsWith("terraform state rm -dry-run "));
+    const real = all.findIndex((x) => /^terraform state rm '/.test(x.c));
+    const patch = all.findIndex((x) => x.c === "git apply legacy-removal.patch");
+    expect(dry).toBeGreaterThan(-1);
+    expect(dry).toBeLessThan(real);
+    expect(real).toBeLessThan(patch);
+    const removals: string[] = report.zones.flatMap((z: { stateRemovals: string[] }) => z.stateRemovals);
+    for (const a of removals) expect(all[real]!.c).toContain(`'${a}'`);
+    expect(steps[3]!.commands).toContain(`terraform import 'cloudflare_ruleset.waf_managed_blog_example_org' 'zone/${BLOG}/${BLOG_RS}'`);
+    expect(steps[7]!.commands).toEqual(["terraform plan -detailed-exitcode -refresh=false"]);
+    // The URI override is deleted in step 0, before the zone can migrate.
+    expect(steps[0]!.commands.join("\n")).toContain("terraform apply -target='module.uri_overrides[0].cloudflare_waf_override.checkout'");
+    expect(report.findings.some((f: { code: string }) => f.code === "RULESET_ID_UNKNOWN")).toBe(false);
+  });
+
+  it("without --ruleset-id the import names <RULESET_ID> and says how to get it", async () => {
+    const { report } = await planJson([]);
+    const f = report.findings.find((x: { code: string; zoneId: string }) => x.code === "RULESET_ID_UNKNOWN" && x.zoneId === SHOP);
+    expect(f.message).toContain(`cf-waf-migrate api entrypoint --zone ${SHOP}`);
+    expect(report.zones.find((z: { zoneId: string }) => z.zoneId === SHOP).imports[0].id).toBe(`zone/${SHOP}/<RULESET_ID>`);
+  });
+
+  it.each([4, 5])("writes every artifact; ruleset.tf for provider %d re-parses and matches the golden file", async (major) => {
+    const out = tempDir();
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--provider-major", String(major), "--out-dir", out, "--format", "json"], { cwd: MZ });
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["PLAN.md", "imports.tf", "legacy-removal.patch", "migrate.sh", "report.json", "ruleset.tf", "uri-overrides-removal.patch"]);
+    const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
+    expectGolden(path.join(MZ, `expected/ruleset.v${major}.tf.golden`), ruleset);
+    const parsed = (await parse("ruleset.tf", ruleset)) as { resource: { cloudflare_ruleset: Record<string, unknown[]> } };
+    expect(Object.keys(parsed.resource.cloudflare_ruleset).sort()).toEqual(["waf_managed_blog_example_org", "waf_managed_shop_example_com"]);
+    const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
+    expect(imports).toContain(`id = "${major === 5 ? "zones" : "zone"}/${SHOP}/${SHOP_RS}"`);
+    await parse("imports.tf", imports);
+    expect(JSON.parse(readFileSync(path.join(out, "report.json"), "utf8")).plan.steps).toHaveLength(8);
+  });
+
+  it("the artifacts' PLAN.md is stable (golden)", async () => {
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--format", "markdown"], { cwd: MZ });
+    expectGolden(path.join(MZ, "expected/PLAN.md"), r.stdout.replace(/cf-waf-migrate \d+\.\d+\.\d+\S*/, "cf-waf-migrate <version>"));
+  });
+
+  it("never overwrites an existing file without --force, and writes nothing then", async () => {
+    const out = tempDir();
+    writeFileSync(path.join(out, "PLAN.md"), "mine");
+    const r = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--out-dir", out, "--format", "json"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/already has PLAN\.md.*--force/);
+    expect(readdirSync(out)).toEqual(["PLAN.md"]);
+    expect(readFileSync(path.join(out, "PLAN.md"), "utf8")).toBe("mine");
+    const forced = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--out-dir", out, "--force", "--format", "json"]);
+    expect(forced.exitCode).toBe(0);
+    expect(readFileSync(path.join(out, "PLAN.md"), "utf8")).toMatch(/^# WAF migration plan/);
+  });
+
+  it("the patches apply with git apply and change nothing but the legacy blocks", async () => {
+    const work = copyFixture("multi-zone");
+    const out = tempDir();
+    await runCli(["plan", ".", "--state", "terraform.tfstate", "--out-dir", out, "--format", "json"], { cwd: work });
+    const before = snapshot(work);
+    await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
+    await execa("git", ["apply", path.join(out, "legacy-removal.patch")], { cwd: work });
+    const after = snapshot(work);
+    const changed = Object.keys(before).filter((f) => before[f] !== after[f]).sort();
+    expect(changed).toEqual(["modules/uri-overrides/main.tf", "modules/waf/main.tf", "waf-rules.tf.json"]);
+    // The edited HCL files lost exactly their legacy blocks: every remaining line was there before, in order.
+    for (const f of changed.filter((x) => x.endsWith(".tf"))) expect(isSubsequence(after[f]!.split("\n"), before[f]!.split("\n"))).toBe(true);
+    // The JSON file lost its resource member and nothing else.
+    const { resource: _gone, ...rest } = JSON.parse(before["waf-rules.tf.json"]!);
+    expect(JSON.parse(after["waf-rules.tf.json"]!)).toEqual(rest);
+    const rescan = JSON.parse((await runCli(["scan", ".", "--format", "json"], { cwd: work })).stdout);
+    expect(rescan.errors).toEqual([]);
+    expect(rescan.resources.filter((r: { type: string }) => r.type.startsWith("cloudflare_waf_"))).toEqual([]);
+  });
+
+  it("migrate.sh runs against the fake terraform: exact argv, dry run before real removal, steps in order; a second run resumes", async () => {
+    const work = copyFixture("multi-zone");
+    const out = tempDir();
+    const log = path.join(tempDir(), "argv.log");
+    await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
+    // Step 0 (outside the script): the override blocks are gone and applied.
+    await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
+    const env = { PATH: `${fakeTerraformBin()}:${process.env.PATH}`, FAKE_TF_LOG: log };
+    const run = await execa("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: work, env, reject: false });
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    const calls = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]);
+    const significant = calls.filter((c) => c[0] !== "state" || c[1] !== "list");
+    expect(significant.map((c) => c.slice(0, 2).join(" "))).toEqual([
+      "import cloudflare_ruleset.waf_managed_shop_example_com",
+      "import cloudflare_ruleset.waf_managed_blog_example_org",
+      "plan -refresh=false",
+      "state rm",
+      "state rm",
+      "plan -detailed-exitcode",
+    ]);
+    const [dryRun, realRm] = significant.filter((c) => c[1] === "rm");
+    expect(dryRun![2]).toBe("-dry-run");
+    expect(dryRun!.slice(3)).toEqual(realRm!.slice(2));
+    expect(realRm).toContain('module.waf["shop"].cloudflare_waf_group.off["de677e5818985db1285d0e80225f06e5"]');
+    expect(significant[0]).toEqual(["import", "cloudflare_ruleset.waf_managed_shop_example_com", `zone/${SHOP}/${SHOP_RS}`]);
+    // Every package, group and rule is gone from state (the override goes through `terraform apply` in step 0,
+    // which the fake does not run).
+    const state = JSON.parse(readFileSync(path.join(work, "terraform.tfstate"), "utf8"));
+    expect(state.resources.filter((r: { type: string }) => /^cloudflare_waf_(package|group|rule)s?$/.test(r.type)).map((r: { type: string }) => r.type)).toEqual([]);
+    expect(existsSync(path.join(work, "modules/waf/main.tf")) && readFileSync(path.join(work, "modules/waf/main.tf"), "utf8")).not.toContain("cloudflare_waf_package");
+
+    writeFileSync(log, "");
+    const again = await execa("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: work, env, reject: false });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toContain("already in state: skipping the import");
+    expect(again.stdout).toContain("no legacy address left in state");
+    expect(again.stdout).toContain("already deleted: skipping");
+    const second = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]);
+    expect(second.some((c) => c[0] === "import" || c[1] === "rm")).toBe(false);
+  });
+
+  it("migrate.sh refuses to change state without --yes when nobody can answer, and honours TF=tofu", async () => {
+    const work = copyFixture("multi-zone");
+    const out = tempDir();
+    const log = path.join(tempDir(), "argv.log");
+    await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
+    const env = { PATH: `${fakeTerraformBin()}:${process.env.PATH}`, FAKE_TF_LOG: log, TF: "tofu" };
+    const run = await execa("bash", [path.join(out, "migrate.sh")], { cwd: work, env, reject: false, stdin: "ignore" });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/refusing without --yes/);
+    expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
+  });
+
+  it("--config-json makes the ruleset exactly the service's configuration", async () => {
+    const { report } = await planJson(["--config-json", `${BLOG}=${path.join(TESTDATA, "service-config-blog.json")}`]);
+    const service = JSON.parse(readFileSync(path.join(TESTDATA, "service-config-blog.json"), "utf8")).result;
+    const blog = report.zones.find((z: { zoneId: string }) => z.zoneId === BLOG);
+    expect(blog.ruleset).toEqual(service);
+    expect(report.findings.filter((f: { code: string; zoneId: string }) => f.zoneId === BLOG && f.code === "MANAGED_OVERRIDE_UNMAPPED")).toEqual([]);
+    // Core rule set overrides are still not migrated by the service either.
+    expect(report.findings.some((f: { code: string; zoneId: string }) => f.zoneId === BLOG && f.code === "CRS_OVERRIDE_NOT_MIGRATED")).toBe(true);
+  });
+
+  it("--from-cf-terraforming keeps only the http_request_firewall_managed resource and imports into its name", async () => {
+    const out = tempDir();
+    const src = path.join(TESTDATA, "cf-terraforming-rulesets.tf");
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--from-cf-terraforming", src, "--out-dir", out, "--format", "json"], { cwd: MZ });
+    const report = JSON.parse(r.stdout);
+    const blog = report.zones.find((z: { zoneId: string }) => z.zoneId === BLOG);
+    expect(blog.imports[0].to).toBe("cloudflare_ruleset.terraform_managed_resource_2c0fc9fa937b4d3fb7a4ec1e3f9f8e21_1");
+    const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
+    expect(ruleset).toContain('resource "cloudflare_ruleset" "terraform_managed_resource_2c0fc9fa937b4d3fb7a4ec1e3f9f8e21_1"');
+    expect(ruleset).not.toContain("http_request_firewall_custom");
+    expect(ruleset).not.toContain("http_ratelimit");
+  });
+
+  it("--format shell prints migrate.sh and text prints the steps", async () => {
+    const sh = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--format", "shell"]);
+    expect(sh.stdout).toMatch(/^#!\/usr\/bin\/env bash\n/);
+    expect(sh.stdout).toContain("set -euo pipefail");
+    const text = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--format", "text"]);
+    expect(text.stdout).toContain("5. Remove the legacy package, group and rule resources from state (dry run first)");
+  });
+
+  it("config only: root addresses are removed as written; instances under for_each/count modules are not guessed", async () => {
+    const r = await runCli(["plan", MZ, "--format", "json"]);
+    const report = JSON.parse(r.stdout);
+    const rm = report.plan.steps[5].commands.find((c: string) => c.startsWith("terraform state rm '"));
+    expect(rm).toBe("terraform state rm 'cloudflare_waf_rule.owasp_uri' 'cloudflare_waf_rule.sqli_strict'");
+    const unresolved = report.findings.find((f: { code: string }) => f.code === "VALUE_UNRESOLVED");
+    expect(unresolved.details.configAddresses).toContain("module.waf.cloudflare_waf_group.off");
+  });
+
+  it("the report stays the scan report plus the plan (golden JSON)", async () => {
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--format", "json"], { cwd: MZ });
+    expect(r.exitCode).toBe(0);
+    expectGolden(path.join(MZ, "expected/plan.json"), JSON.stringify(normalizeReport(r.stdout), null, 2) + "\n");
+  });
+});
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = readFileSync(p, "latin1");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function isSubsequence(small: string[], big: string[]): boolean {
+  let i = 0;
+  for (const line of big) if (i < small.length && small[i] === line) i++;
+  return i === small.length;
+}
