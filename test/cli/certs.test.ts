@@ -15,7 +15,7 @@ import { CliError } from "../../src/cli/errors.js";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = path.join(ROOT, "testdata/certificates");
 const STATE = path.join(FIXTURE, "terraform.tfstate");
-const V5 = path.join(FIXTURE, "v5");
+const V5 = path.join(FIXTURE, "../certificates-v5");
 const SAAS = "9a7806061c88ada191ed06f989cc3dac";
 const ACME_ID = "7c2f9e4a1b8d4c3e9f06a5b2d1e8c7f4";
 

@@ -339,7 +339,7 @@ describe("readCertificates", () => {
   let v5Config: InventoryResource[];
   beforeAll(async () => {
     v4Config = await configInventory(join(FIXTURE, "main.tf"));
-    v5Config = await configInventory(join(FIXTURE, "v5", "main.tf"));
+    v5Config = await configInventory(join(FIXTURE, "../certificates-v5", "main.tf"));
   });
 
   it("firstObject reads a block list and a nested object alike", () => {
@@ -530,7 +530,7 @@ describe("planCertificateFixes", () => {
   let v5: Certificate[];
   beforeAll(async () => {
     v4 = readCertificates(withState(await configInventory(join(FIXTURE, "main.tf")), fixtureState()));
-    v5 = readCertificates(await configInventory(join(FIXTURE, "v5", "main.tf")));
+    v5 = readCertificates(await configInventory(join(FIXTURE, "../certificates-v5", "main.tf")));
   });
 
   it("--to google: one edit per literal lets_encrypt; packs are replaced, the rest update in place", () => {

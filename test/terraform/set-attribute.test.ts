@@ -15,7 +15,7 @@ import {
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const V4 = readFileSync(path.join(ROOT, "testdata/certificates/main.tf"), "utf8");
-const V5 = readFileSync(path.join(ROOT, "testdata/certificates/v5/main.tf"), "utf8");
+const V5 = readFileSync(path.join(ROOT, "testdata/certificates-v5/main.tf"), "utf8");
 
 const res = (type: string, name: string) => ({ type: "resource", labels: [type, name] });
 const CA = ["certificate_authority"];
