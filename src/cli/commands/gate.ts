@@ -9,13 +9,13 @@ import type { FailOn, Finding, InputError, InventoryResource, Report } from "../
 import { LEGACY_WAF_RESOURCE_TYPES, providerFindings, type LegacyAddress } from "../../core/provider-gate.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
 import { buildReport } from "../../core/report.js";
-import { makeStyle, shouldColor } from "../../render/style.js";
+import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { LEGACY_DATA_SOURCES } from "../../terraform/inventory.js";
 import { collectProviderInfo, stateOwners, type ProviderInfo, type RootProviders } from "../../terraform/providers.js";
 import { loadWorkspace, type Workspace } from "../../terraform/workspace.js";
 import { CliError } from "../errors.js";
-import { readStdin, relativeRoot, toolVersion, writeReportFile } from "../io.js";
+import { readStdin, relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
@@ -37,9 +37,8 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const failOn = parseFailOn(argv["fail-on"], "error");
     const target = parseTargetProvider(argv["target-provider"]);
     const zonePlans = parseZonePlans(argv["zone-plan"]);
-    const isTTY = process.stdout.isTTY === true;
     // Bad --format/--output combinations are usage errors: report them before reading anything.
-    const targets = resolveOutputs(argv.format, argv.output, FORMATS, isTTY);
+    resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
 
     const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd: process.cwd(), readStdin });
     const analysis = analyze(ws.domain, {
@@ -58,16 +57,9 @@ export const gateCommand: CommandModule<object, GateArgs> = {
       errors: [...ws.errors, ...providers.errors, ...gate.errors],
     });
 
-    for (const t of targets) {
-      if (t.format === "text") {
-        const color = t.file === null && shouldColor(isTTY, process.env);
-        const text = renderText(report, { color, title: "gate" }) + gateTextTail(report, failOn, gate.summaries, color);
-        if (t.file !== null) await writeReportFile(t.file, text);
-        else process.stdout.write(text);
-      } else {
-        await emitReport(report, { formats: [t.file === null ? t.format : `${t.format}=${t.file}`], title: "gate", allowed: FORMATS });
-      }
-    }
+    // The text report ends with the blocking findings and the verdict; every other format is the shared one.
+    const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
+    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text } });
     process.exitCode = exitCodeFor(report, failOn);
   },
 };
