@@ -7,31 +7,16 @@
 // other format is ignored.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/model.js";
 import { FINDING_CODES } from "../../src/core/findings.js";
 import { RENDERERS } from "../../src/render/index.js";
 import { FINGERPRINT_KEY, renderSarif } from "../../src/render/sarif.js";
 import { ROOT } from "../support/cli.js";
+import { makeSarifValidator } from "./sarif-validator.js";
 import { BLOG, emptyReport, handReport, multiZoneReport, SHOP } from "./fixtures.js";
 
-const schema = JSON.parse(readFileSync(new URL("./sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object;
-
-// RFC 3986: an absolute URI has a scheme; a URI reference is made of unreserved, reserved and
-// percent-encoded characters only (no spaces, no backslashes, no raw non-ASCII).
-const URI_CHARS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
-const isUriReference = (s: string) => URI_CHARS.test(s);
-const isUri = (s: string) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) && URI_CHARS.test(s);
-
-function makeValidator() {
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-  ajv.addFormat("uri", isUri);
-  ajv.addFormat("uri-reference", isUriReference);
-  // Formats the schema names but our output never carries: accepted as is.
-  for (const fmt of ["date-time", "email", "hostname"]) ajv.addFormat(fmt, true);
-  return ajv.compile(schema);
-}
+const makeValidator = makeSarifValidator;
 
 interface Log {
   $schema: string;
