@@ -70,6 +70,25 @@ describe("cf-waf-migrate plan", () => {
     expect(JSON.parse(readFileSync(path.join(out, "report.json"), "utf8")).plan.steps).toHaveLength(8);
   });
 
+  it("offers removed {} blocks only while the lock pins provider <= 3.35 and Terraform >= 1.7 wrote the state", async () => {
+    const work = copyFixture("multi-zone");
+    const statePath = path.join(work, "terraform.tfstate");
+    const state = JSON.parse(readFileSync(statePath, "utf8"));
+    writeFileSync(statePath, JSON.stringify({ ...state, terraform_version: "1.9.8" }));
+    const out = tempDir();
+    await runCli(["plan", ".", "--state", "terraform.tfstate", "--out-dir", out, "--format", "json"], { cwd: work });
+    const removed = readFileSync(path.join(out, "removed.tf"), "utf8");
+    expect(removed).toContain("from = module.waf.cloudflare_waf_package.owasp");
+    expect(removed).toContain("destroy = false");
+    expect(removed).not.toMatch(/\[/); // `from` cannot carry instance keys
+    await parse("removed.tf", removed);
+    // A lock past 3.35 has no legacy schema: only state rm then.
+    writeFileSync(path.join(work, ".terraform.lock.hcl"), readFileSync(path.join(work, ".terraform.lock.hcl"), "utf8").replace('"3.35.0"', '"4.52.8"'));
+    const out2 = tempDir();
+    await runCli(["plan", ".", "--state", "terraform.tfstate", "--out-dir", out2, "--format", "json"], { cwd: work });
+    expect(existsSync(path.join(out2, "removed.tf"))).toBe(false);
+  });
+
   it("the artifacts' PLAN.md is stable (golden)", async () => {
     const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--format", "markdown"], { cwd: MZ });
     expectGolden(path.join(MZ, "expected/PLAN.md"), r.stdout.replace(/cf-waf-migrate \d+\.\d+\.\d+\S*/, "cf-waf-migrate <version>"));
