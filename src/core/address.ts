@@ -2,6 +2,10 @@
 // parsed back. The string-key quoting follows Terraform's addrs.StringKey (HCL quoted-string syntax):
 // a removal command built from these addresses must name the very instance state holds.
 
+import { quoteHclString, quotedStringEnd, unquoteHclString } from "./hcl-string.js";
+
+export { quoteHclString } from "./hcl-string.js";
+
 export type IndexKey = string | number;
 
 export interface AddressStep {
@@ -17,58 +21,6 @@ export interface ParsedAddress {
   type: string;
   name: string;
   key?: IndexKey;
-}
-
-/** HCL quoted-string escaping as Terraform uses for instance keys. */
-export function quoteHclString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    const code = s.codePointAt(i)!;
-    if (code > 0xffff) {
-      // A surrogate pair: printable astral characters are kept as they are.
-      const pair = String.fromCodePoint(code);
-      out += isPrintable(code) ? pair : `\\U${code.toString(16).padStart(8, "0")}`;
-      i++;
-      continue;
-    }
-    switch (ch) {
-      case "\n":
-        out += "\\n";
-        break;
-      case "\r":
-        out += "\\r";
-        break;
-      case "\t":
-        out += "\\t";
-        break;
-      case '"':
-        out += '\\"';
-        break;
-      case "\\":
-        out += "\\\\";
-        break;
-      case "$":
-      case "%":
-        // A template introducer (`${`, `%{`) is escaped by doubling its first character.
-        out += s[i + 1] === "{" ? ch + ch : ch;
-        break;
-      default:
-        out += isPrintable(code) ? ch : `\\u${code.toString(16).padStart(4, "0")}`;
-    }
-  }
-  return out + '"';
-}
-
-/** Go's unicode.IsPrint approximated: control characters and unassigned/format characters are not printable. */
-function isPrintable(code: number): boolean {
-  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return false;
-  if (code === 0xad) return false;
-  // Unicode categories Cc, Cf, Cs, Co, Cn, Zl, Zp and space separators other than U+0020 are not printable in Go.
-  const ch = String.fromCodePoint(code);
-  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(ch)) return false;
-  if (/\p{Zs}/u.test(ch) && code !== 0x20) return false;
-  return true;
 }
 
 export function formatIndexKey(key: IndexKey | undefined): string {
@@ -184,56 +136,15 @@ class AddressParser {
   }
 
   private quoted(): string {
-    this.pos++; // opening quote
-    let out = "";
-    while (this.pos < this.text.length) {
-      const ch = this.text[this.pos]!;
-      if (ch === '"') {
-        this.pos++;
-        return out;
-      }
-      if (ch === "\\") {
-        const next = this.text[this.pos + 1];
-        this.pos += 2;
-        switch (next) {
-          case "n":
-            out += "\n";
-            break;
-          case "r":
-            out += "\r";
-            break;
-          case "t":
-            out += "\t";
-            break;
-          case '"':
-            out += '"';
-            break;
-          case "\\":
-            out += "\\";
-            break;
-          case "u":
-          case "U": {
-            const len = next === "u" ? 4 : 8;
-            const hex = this.text.slice(this.pos, this.pos + len);
-            if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) this.fail("bad unicode escape");
-            out += String.fromCodePoint(parseInt(hex, 16));
-            this.pos += len;
-            break;
-          }
-          default:
-            this.fail(`bad escape \\${next ?? ""}`);
-        }
-        continue;
-      }
-      if ((ch === "$" || ch === "%") && this.text[this.pos + 1] === ch && this.text[this.pos + 2] === "{") {
-        out += ch; // `$${` is the escaped form of `${`
-        this.pos += 2;
-        continue;
-      }
-      out += ch;
-      this.pos++;
+    const end = quotedStringEnd(this.text, this.pos);
+    if (end === -1) this.fail("unterminated string key");
+    try {
+      const value = unquoteHclString(this.text.slice(this.pos + 1, end), { strict: true });
+      this.pos = end + 1;
+      return value;
+    } catch (e) {
+      this.fail((e as Error).message);
     }
-    this.fail("unterminated string key");
   }
 
   private fail(why: string): never {

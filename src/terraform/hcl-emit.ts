@@ -9,6 +9,7 @@ import { format } from "@cdktn/hcl-tools";
 import { parse } from "@cdktn/hcl2json";
 import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../core/model.js";
 import { configAddressOf, parseAddress } from "../core/address.js";
+import { quoteHclString } from "../core/hcl-string.js";
 import { shellQuote } from "../core/shell-quote.js";
 
 export type ProviderMajor = 4 | 5;
@@ -38,47 +39,10 @@ export const RULESET_PHASE = "http_request_firewall_managed";
 // ---- Literals ----------------------------------------------------------------------------------------
 
 /**
- * An HCL quoted string literal whose value is exactly `s`: backslash, quote and control characters use
- * HCL's escapes, and the template introducers are doubled (`${` → `$${`, `%{` → `%%{`) so that nothing in
- * the value is read as an interpolation or directive. A `$` or `%` that does not start `${`/`%{` stays
- * as is (HCL reads `$$${x}` as `$${x}`), so Cloudflare raw strings such as `r"a\d"` survive.
+ * An HCL quoted string literal whose value is exactly `s` (Terraform's own quoting: template introducers
+ * doubled, control and non-printable characters escaped), so Cloudflare raw strings such as `r"a\d"` survive.
  */
-export function hclString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    const next = s[i + 1];
-    switch (c) {
-      case "\\":
-        out += "\\\\";
-        break;
-      case '"':
-        out += '\\"';
-        break;
-      case "\n":
-        out += "\\n";
-        break;
-      case "\r":
-        out += "\\r";
-        break;
-      case "\t":
-        out += "\\t";
-        break;
-      case "$":
-        out += next === "{" ? "$$" : "$";
-        break;
-      case "%":
-        out += next === "{" ? "%%" : "%";
-        break;
-      default: {
-        const code = c.charCodeAt(0);
-        if (code < 0x20 || code === 0x7f) out += "\\u" + code.toString(16).padStart(4, "0");
-        else out += c;
-      }
-    }
-  }
-  return out + '"';
-}
+export const hclString = quoteHclString;
 
 function hclNumber(n: number, what: string): string {
   if (!Number.isFinite(n)) throw new HclEmitError(`${what} must be a finite number, got ${n}`);

@@ -17,6 +17,7 @@
 //   - the edited text does not re-parse with both parsers, or Terraform's parser reads anything else than
 //     the original with exactly this one value changed.
 
+import { quoteHclString } from "../../core/hcl-string.js";
 import { isDeepStrictEqual } from "node:util";
 
 import { parse as hcl2json } from "@cdktn/hcl2json";
@@ -171,21 +172,7 @@ export async function setAttributes(
 }
 
 /** A value as a quoted HCL string literal: escapes, and `${`/`%{` doubled so they stay literal text. */
-export function encodeHclString(value: string): string {
-  let out = '"';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c === "\\") out += "\\\\";
-    else if (c === '"') out += '\\"';
-    else if (c === "\n") out += "\\n";
-    else if (c === "\r") out += "\\r";
-    else if (c === "\t") out += "\\t";
-    else if ((c === "$" || c === "%") && value[i + 1] === "{") out += c + c;
-    else if (c.charCodeAt(0) < 0x20) out += "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
-    else out += c;
-  }
-  return out + '"';
-}
+export const encodeHclString = quoteHclString;
 
 // ---- Encoding ------------------------------------------------------------------------------------------
 

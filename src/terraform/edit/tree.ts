@@ -5,6 +5,7 @@
 // not a validator (no messages, error recovery may swallow blocks): callers that edit must also check
 // with hcl2json.
 
+import { unquoteHclString } from "../../core/hcl-string.js";
 import { createRequire } from "node:module";
 import { Language, Parser, type Node } from "web-tree-sitter";
 
@@ -81,47 +82,7 @@ export function getHclParser(): Promise<Parser> {
  */
 export function decodeLabel(raw: string): string {
   if (!raw.startsWith('"')) return raw; // identifier label
-  const body = raw.slice(1, raw.endsWith('"') && raw.length > 1 ? -1 : undefined);
-  let out = "";
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (c === "\\" && i + 1 < body.length) {
-      const e = body[++i]!;
-      switch (e) {
-        case "n":
-          out += "\n";
-          break;
-        case "r":
-          out += "\r";
-          break;
-        case "t":
-          out += "\t";
-          break;
-        case '"':
-          out += '"';
-          break;
-        case "\\":
-          out += "\\";
-          break;
-        case "u":
-          out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 5), 16));
-          i += 4;
-          break;
-        case "U":
-          out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 9), 16));
-          i += 8;
-          break;
-        default:
-          out += "\\" + e;
-      }
-    } else if ((c === "$" || c === "%") && body[i + 1] === c && body[i + 2] === "{") {
-      out += c + "{";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return unquoteHclString(raw.slice(1, raw.endsWith('"') && raw.length > 1 ? -1 : undefined));
 }
 
 function topLevelNodes(root: Node): Node[] {
