@@ -204,7 +204,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
         { ref, zoneId },
       ),
     );
-    if (opts.stateKnown && ref.inConfig !== ref.inState && !underUnfollowedModule(ref, opts)) {
+    const zeroInstances = !ref.inState && ref.mayHaveNoInstances === true;
+    if (opts.stateKnown && ref.inConfig !== ref.inState && !zeroInstances && !underUnfollowedModule(ref, opts)) {
       findings.push(
         finding(
           "STATE_CONFIG_DRIFT",

@@ -38,6 +38,11 @@ export interface InventoryResource {
    */
   instancesUnknown?: boolean;
   /**
+   * Config only, with count or for_each on the resource or an enclosing module: zero instances is a
+   * legitimate state (`count = var.enabled ? 1 : 0`), so its absence from state is not drift.
+   */
+  mayHaveNoInstances?: boolean;
+  /**
    * Attribute values: state values when in state, else the config values (expressions kept as `${…}` text).
    * Blocks are arrays of objects (provider 3/4), nested attributes objects (provider 5).
    */
@@ -57,6 +62,7 @@ export interface ResourceRef {
   inConfig: boolean;
   inState: boolean;
   instancesUnknown?: boolean;
+  mayHaveNoInstances?: boolean;
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -270,5 +276,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     inConfig: r.inConfig,
     inState: r.inState,
     ...(r.instancesUnknown ? { instancesUnknown: true } : {}),
+    ...(r.mayHaveNoInstances ? { mayHaveNoInstances: true } : {}),
   };
 }

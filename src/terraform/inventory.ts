@@ -105,6 +105,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
       inConfig: true,
       inState: false,
       ...(underMultiInstanceModule(entry.node) ? { instancesUnknown: true } : {}),
+      ...(underMultiInstanceModule(entry.node) || "count" in r.body || "for_each" in r.body ? { mayHaveNoInstances: true } : {}),
       attributes: r.body,
       configAttributes: r.body,
     });
