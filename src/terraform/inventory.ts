@@ -73,14 +73,16 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
     seenAddresses.add(inst.address);
     const entry = config.get(inst.configAddress) ?? null;
     const zoneIdExpression = entry ? zoneExpressionOf(entry.resource.body) : null;
+    // A resource of a remote module has no block we read: the module call is where a person looks.
+    const remote = entry ? null : tree.remoteModules.find((m) => inst.configAddress.startsWith(`${m.path}.`));
     out.push({
       address: inst.address,
       configAddress: inst.configAddress,
       type: inst.type,
       name: inst.name,
       module: inst.module,
-      file: entry?.resource.file ?? null,
-      line: entry?.resource.line ?? null,
+      file: entry?.resource.file ?? remote?.file ?? null,
+      line: entry?.resource.line ?? remote?.line ?? null,
       zoneId: stateZoneId(inst) ?? (entry ? configZoneId(entry, stateLookup) : null),
       zoneIdExpression,
       inConfig: entry !== null,

@@ -1,0 +1,43 @@
+// Every fixture tree's reports, pinned: scan JSON, plan JSON and the generated ruleset for provider 4 and 5.
+// A change in any of them shows up as a golden diff to review (`UPDATE_GOLDEN=1 npm test` rewrites them).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "@cdktn/hcl2json";
+import { describe, expect, it } from "vitest";
+import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
+import { expectGolden } from "../support/golden.js";
+import { tempDir } from "../support/workdir.js";
+
+const FIXTURES: { name: string; states: string[]; paths?: string[] }[] = [
+  { name: "multi-zone", states: ["terraform.tfstate"] },
+  { name: "split-stacks", states: ["legacy-waf/terraform.tfstate", "edge/show.json"] },
+  { name: "provider-upgrade", states: [] },
+  { name: "hand-migrated-bypass", states: [] },
+  { name: "already-migrated", states: [] },
+];
+
+describe.each(FIXTURES)("fixture $name", ({ name, states }) => {
+  const dir = path.join(TESTDATA, name);
+  // Run from the repository root, as `npm run example` does: the report's root is testdata/<name>.
+  const stateArgs = states.flatMap((s) => ["--state", path.join("testdata", name, s)]);
+  const target = path.join("testdata", name);
+  const golden = (file: string) => path.join(dir, "expected", file);
+
+  it("scan JSON report (golden)", async () => {
+    const r = await runCli(["scan", target, ...stateArgs, "--format", "json"]);
+    expect(r.exitCode).toBe(0);
+    expectGolden(golden("scan.json"), JSON.stringify(normalizeReport(r.stdout), null, 2) + "\n");
+  });
+
+  it.each([4, 5])("plan: ruleset.tf for provider %d re-parses (golden)", async (major) => {
+    const out = tempDir();
+    const r = await runCli(["plan", target, ...stateArgs, "--provider-major", String(major), "--out-dir", out, "--format", "json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
+    if (report.zones.length === 0) return; // nothing to migrate: no ruleset to generate
+    const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
+    await parse("ruleset.tf", ruleset);
+    expectGolden(golden(`ruleset.v${major}.tf.golden`), ruleset);
+    for (const z of report.zones) expect(z.imports[0].id.startsWith(major === 5 ? "zones/" : "zone/")).toBe(true);
+  });
+});
