@@ -1,0 +1,29 @@
+// Regression tests for bugs the fuzz run found (scripts/fuzz.mjs): each one the minimal input it shrank to.
+import { describe, expect, it } from "vitest";
+import { parseConfigFile } from "../../src/terraform/hcl/parse.js";
+import { parseStateText } from "../../src/terraform/state.js";
+
+describe("deeply nested JSON (fuzz: nest mutation, 5,000 levels)", () => {
+  const deep = (n: number) => "[".repeat(n) + "1" + "]".repeat(n);
+
+  it("a broken state: an error with line and column, not a RangeError", () => {
+    const outcome = parseStateText(`{"version": 4, "resources": ${"[".repeat(5000)}`, "terraform.tfstate");
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({ file: "terraform.tfstate", line: 1 });
+    expect(outcome.error.column).toBeGreaterThan(1);
+  });
+
+  it("a .tf.json file: refused with a position, not a RangeError", async () => {
+    const outcome = await parseConfigFile("deep.tf.json", `{\n  "locals": { "x": ${deep(20_000)} }\n}\n`);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({ file: "deep.tf.json", line: 2 });
+    expect(outcome.error.message).toMatch(/nesting too deep/);
+  });
+
+  it("nesting a little less deep still reads", async () => {
+    const outcome = await parseConfigFile("ok.tf.json", `{ "locals": { "x": ${deep(500)} } }`);
+    expect(outcome.ok).toBe(true);
+  });
+});
