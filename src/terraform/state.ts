@@ -85,7 +85,7 @@ export function stateFromDocument(doc: unknown, display: string): StateOutcome {
   if ("format_version" in d) return fromShowJson(d, display);
   if (!("version" in d)) return fail("not a Terraform state: no \"version\" (state file) or \"format_version\" (terraform show -json)");
   if (d.version !== 4) {
-    return fail(`state version ${JSON.stringify(d.version)} is not supported: only version 4 (Terraform 0.12 and later); run \`terraform state pull\` with a current Terraform`);
+    return fail(`state version ${d.version === null || typeof d.version !== "object" ? JSON.stringify(d.version) : Array.isArray(d.version) ? "[…]" : "{…}"} is not supported: only version 4 (Terraform 0.12 and later); run \`terraform state pull\` with a current Terraform`);
   }
   if (!Array.isArray(d.resources)) return fail("state version 4 without a \"resources\" array");
   const instances: StateInstance[] = [];

@@ -27,3 +27,13 @@ describe("deeply nested JSON (fuzz: nest mutation, 5,000 levels)", () => {
     expect(outcome.ok).toBe(true);
   });
 });
+
+describe("state with a deeply nested version (fuzz: nest mutation at the version value)", () => {
+  it("is refused as an unsupported version, not a RangeError from quoting the value", () => {
+    const outcome = parseStateText(`{"version": ${"[".repeat(5000)}${"]".repeat(5000)}, "resources": []}`, "terraform.tfstate");
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.message).toMatch(/^state version .* is not supported/);
+    expect(outcome.error.message.length).toBeLessThan(300);
+  });
+});
