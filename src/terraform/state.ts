@@ -145,7 +145,7 @@ function fromShowJson(d: Record<string, unknown>, display: string): StateOutcome
   const walk = (mod: Record<string, unknown> | undefined): string | null => {
     if (!mod) return null;
     for (const r of (Array.isArray(mod.resources) ? mod.resources : []) as Record<string, unknown>[]) {
-      if (typeof r.address !== "string") return "resource without an address in terraform show -json output";
+      if (typeof r?.address !== "string") return "resource without an address in terraform show -json output";
       let parsed: ParsedAddress;
       try {
         parsed = parseAddress(r.address);

@@ -37,3 +37,17 @@ describe("state with a deeply nested version (fuzz: nest mutation at the version
     expect(outcome.error.message.length).toBeLessThan(300);
   });
 });
+
+describe("terraform show -json with a null resource entry (fuzz: tree mutation replace → null)", () => {
+  it("is refused with a message, not a TypeError", () => {
+    for (const text of [
+      '{"format_version": "1.0", "values": {"root_module": {"resources": [null]}}}',
+      '{"format_version": "1.0", "values": {"root_module": {"child_modules": [{"resources": [null]}]}}}',
+    ]) {
+      const outcome = parseStateText(text, "show.json");
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.error).toMatchObject({ file: "show.json", message: "resource without an address in terraform show -json output" });
+    }
+  });
+});
