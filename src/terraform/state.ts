@@ -72,7 +72,7 @@ export function parseStateText(text: string, display: string): StateOutcome {
     const truncated = !pos.ok && pos.truncated;
     return {
       ok: false,
-      error: { file: display, line, column, message: truncated ? "state is truncated (unexpected end of JSON)" : `state is not valid JSON: ${(e as Error).message}` },
+      error: { file: display, line, column, message: truncated ? "state is truncated (unexpected end of JSON)" : `state is not valid JSON: ${pos.ok ? "rejected by JSON.parse" : pos.message}` },
     };
   }
   return stateFromDocument(doc, display);

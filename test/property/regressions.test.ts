@@ -51,3 +51,16 @@ describe("terraform show -json with a null resource entry (fuzz: tree mutation r
     }
   });
 });
+
+describe("state that is not JSON (fuzz: text mutations)", () => {
+  it("gets a one-line message that does not quote the state's text", () => {
+    const text = `\ndeep {\nn {\n${'{"version": 4, "resources": [{"token": "s3cr3t-value"}]}'}`;
+    const outcome = parseStateText(text, "terraform.tfstate");
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({ file: "terraform.tfstate", line: 2, column: 1 });
+    expect(outcome.error.message).not.toContain("\n");
+    expect(outcome.error.message).not.toContain("deep {");
+    expect(outcome.error.message).toMatch(/^state is not valid JSON: /);
+  });
+});
