@@ -4,6 +4,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { apiCommand } from "./commands/api.js";
+import { applyCommand } from "./commands/apply.js";
 import { certsCommand } from "./commands/certs.js";
 import { gateCommand } from "./commands/gate.js";
 import { planCommand } from "./commands/plan.js";
@@ -38,6 +39,7 @@ export async function main(rawArgv: string[]): Promise<void> {
       .command(planCommand)
       .command(gateCommand)
       .command(certsCommand)
+      .command(applyCommand)
       .command(apiCommand)
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
       .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")

@@ -1,0 +1,12 @@
+// `cf-waf-migrate apply`: the migration plan run through terraform or tofu, one module per step.
+export * from "./types.js";
+export * from "./errors.js";
+export { preflight, planMigration, legacyLeftInState, resolveChdir, LEGACY_RESOURCE_TYPES, URI_OVERRIDE_TYPE, type Preflight, type PreflightInput } from "./preflight.js";
+export { backupStep, BACKUP_DIR, utcStamp, writeStateBackup } from "./backup.js";
+export { importStep } from "./import.js";
+export { planCheckStep } from "./plan-check.js";
+export { stateRmStep } from "./state-rm.js";
+export { removeBlocksStep } from "./remove-blocks.js";
+export { finalPlanStep } from "./final-plan.js";
+export { APPLY_STEPS, runApply, type ApplyOptions } from "./run.js";
+export { applyJson, renderApplyJson, renderApplyHeader, renderApplyStep, renderApplySummary, renderApplyText } from "./render.js";

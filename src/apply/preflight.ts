@@ -1,0 +1,244 @@
+// Before the first step: read-only work only. Detect terraform or tofu, pull the live state (kept in
+// memory: it becomes the backup), read the configuration with that state (or --state FILE), analyse,
+// list the live state, and compute this root module's migration: the imports, the state removals and
+// the block edits. Every precondition is checked here, so a refusal leaves everything as it was.
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { configAddressOf, parseAddress } from "../core/address.js";
+import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analyze.js";
+import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
+import type { Ruleset, ZonePlan } from "../core/model.js";
+import type { ConfigResource } from "../terraform/config.js";
+import { configAddressFor, LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
+import { buildRemoval } from "../terraform/legacy-removal.js";
+import { cloudflareLock, parseLockFile } from "../terraform/lockfile.js";
+import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
+import { readServiceConfig } from "../terraform/service-config.js";
+import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
+import { ApplyRefusedError } from "./errors.js";
+import type { ImportTask, Migration } from "./types.js";
+
+/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
+export const LEGACY_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
+
+export interface PreflightInput {
+  cli: TerraformCli;
+  /** Paths to scan (already defaulted). */
+  paths: string[];
+  /** --state FILE for the inventory; absent: the pulled state. */
+  stateFile?: string;
+  cwd: string;
+  readStdin: () => Promise<Buffer>;
+  rulesetIds: Record<string, string>;
+  zonePlans: Record<string, ZonePlan>;
+  /** --config-json ZONE_ID=FILE, files as given (resolved against cwd). */
+  configJson: Record<string, string>;
+  providerMajor?: 4 | 5;
+}
+
+export interface Preflight {
+  terraform: TerraformVersionInfo;
+  stateText: string;
+  stateList: string[];
+  workspace: Workspace;
+  analysis: AnalysisResult;
+  providerMajor: 4 | 5;
+  migration: Migration;
+}
+
+/** Runs `version`, `state pull` and `state list` (nothing else), reads the configuration, checks preconditions. */
+export async function preflight(input: PreflightInput): Promise<Preflight> {
+  const { cli, cwd } = input;
+  const terraform = await detectVersion(cli);
+  const pulled = await statePull(cli);
+  if (pulled.state === null) {
+    throw new ApplyRefusedError([
+      `\`${cli.bin} state pull\` in ${cli.cwd} returned no state: run apply in the initialized root module that manages the legacy WAF resources (--chdir DIR)`,
+    ]);
+  }
+
+  const fromPull = input.stateFile === undefined;
+  const ws = await loadWorkspace({
+    paths: input.paths,
+    statePaths: [fromPull ? "-" : input.stateFile!],
+    cwd,
+    readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
+  });
+  const reasons = ws.errors.map((e) => {
+    const file = fromPull && e.file === "<stdin>" ? `${cli.bin} state pull` : e.file;
+    return `${file}${e.line !== null ? `:${e.line}${e.column !== null ? `:${e.column}` : ""}` : ""}: ${e.message}`;
+  });
+
+  const configRulesets: Record<string, Ruleset> = {};
+  for (const [zone, file] of Object.entries(input.configJson)) {
+    const res = await readServiceConfig(path.resolve(cwd, file), file);
+    if (res.ok) configRulesets[zone] = res.ruleset;
+    else reasons.push(`${res.error.file}: ${res.error.message}`);
+  }
+  if (reasons.length) throw new ApplyRefusedError(reasons.map((r) => `cannot read the input: ${r}`));
+
+  const providerMajor = input.providerMajor ?? (await detectProviderMajor(ws));
+  const options: AnalyzeOptions = {
+    zonePlans: input.zonePlans,
+    rulesetIds: input.rulesetIds,
+    configRulesets,
+    providerMajor,
+    stateKnown: true,
+    unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
+  };
+  const first = analyze(ws.domain, options);
+  // A zone whose root module already has one entry point ruleset resource (copied from `plan --out-dir`'s
+  // ruleset.tf, or cf-terraforming's) imports into that resource, whatever its name.
+  const names: Record<string, string> = {};
+  for (const z of first.zones) {
+    const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
+    if (own.length === 1) names[z.zone.zoneId] = own[0]!.ref.configAddress.slice("cloudflare_ruleset.".length);
+  }
+  const analysis = first.zones.some((z) => names[z.zone.zoneId] !== undefined && names[z.zone.zoneId] !== z.rulesetResourceName)
+    ? analyze(ws.domain, { ...options, rulesetResourceNames: names })
+    : first;
+
+  const list = await stateList(cli);
+  const migration = await planMigration(ws, analysis, list);
+  return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
+}
+
+function safeParse(address: string): ReturnType<typeof parseAddress> | null {
+  try {
+    return parseAddress(address);
+  } catch {
+    return null;
+  }
+}
+
+/** The imports, removals and edits of this root module, and every refusal that applies. */
+export async function planMigration(ws: Workspace, analysis: AnalysisResult, liveState: readonly string[]): Promise<Migration> {
+  const reasons: string[] = [];
+  const inState = new Set(liveState);
+
+  // Step 0 of the plan: URI-based overrides must be deleted (really, through terraform apply) first.
+  const overrides = liveState.filter((a) => {
+    const p = safeParse(a);
+    return p !== null && p.mode === "managed" && p.type === URI_OVERRIDE_TYPE;
+  });
+  for (const a of overrides) {
+    reasons.push(
+      `${a} is a URI-based WAF override still in state: do step 0 of the plan first (delete its block and \`terraform apply\`, which deletes it; then migrate the zone in Cloudflare)`,
+    );
+  }
+
+  // Imports: every zone with legacy resources in state, and every zone whose id is known. A zone known
+  // only by an expression and with nothing in state is what a finished (or never applied) part leaves.
+  const imports: ImportTask[] = [];
+  const importNotes: string[] = [];
+  const configAddresses = new Set(ws.resources.filter((r) => r.inConfig).map((r) => r.configAddress));
+  for (const z of analysis.zones) {
+    const zoneId = z.zone.zoneId;
+    const legacy = [...z.inventory.packages, ...z.inventory.groups, ...z.inventory.rules, ...z.inventory.overrides];
+    if (!legacy.some((x) => x.ref.inState) && !isLiteralZoneId(zoneId)) {
+      importNotes.push(`zone ${zoneId}: nothing to import (its legacy blocks have no state entries, already removed or never applied, and its id is only an expression)`);
+      continue;
+    }
+    for (const imp of z.zone.imports) {
+      imports.push({ zoneId, to: imp.to, id: imp.id });
+      if (inState.has(imp.to)) continue;
+      if (imp.id.includes(RULESET_ID_PLACEHOLDER)) {
+        reasons.push(
+          `${imp.to}: the entry point ruleset id of zone ${zoneId} is unknown (import id ${imp.id}): pass --ruleset-id ${isLiteralZoneId(zoneId) ? zoneId : "ZONE_ID"}=RULESET_ID; \`cf-waf-migrate api entrypoint --zone ${isLiteralZoneId(zoneId) ? zoneId : "ZONE_ID"}\` prints it`,
+        );
+      } else if (!isLiteralZoneId(zoneId) || imp.id.includes("${")) {
+        reasons.push(`${imp.to}: the zone id is the expression ${zoneId}, not an id (import id ${imp.id}): pass the state that holds the zone (or --state FILE), or run \`cf-waf-migrate api entrypoint\` for the zone`);
+      }
+      if (!configAddresses.has(imp.to)) {
+        reasons.push(
+          `${imp.to} is not in the configuration: add the generated ruleset first (\`cf-waf-migrate plan --out-dir DIR\`, then copy DIR/ruleset.tf into the root module, steps 1 and 2); a root-module cloudflare_ruleset of phase ${MANAGED_PHASE} for the zone is used whatever its name`,
+        );
+      }
+    }
+  }
+
+  // State removals: the plan's (every legacy instance, legacy data sources included).
+  const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
+  const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
+
+  // Block edits, checked now: a refused edit stops the run before any state changes.
+  const blocks: ConfigResource[] = [];
+  const seen = new Set<string>();
+  const blockConfigAddresses = new Set<string>();
+  for (const node of ws.tree.nodes) {
+    for (const r of node.dir.resources) {
+      const legacy = (r.mode === "managed" && LEGACY_RESOURCE_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type));
+      if (!legacy) continue;
+      blockConfigAddresses.add(configAddressFor(node, r));
+      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      blocks.push(r);
+    }
+  }
+  const removal = await buildRemoval(ws.base, blocks);
+  for (const r of removal.refused) reasons.push(`${r.file}: its legacy blocks cannot be removed safely (${r.reason}). Rewrite or delete those blocks by hand (and run no \`terraform apply\` meanwhile), then run apply again`);
+
+  if (reasons.length) throw new ApplyRefusedError(reasons);
+  return {
+    imports,
+    importNotes,
+    stateRemovals,
+    blockConfigAddresses: [...blockConfigAddresses].sort(),
+    edits: removal.edits,
+    patch: removal.patch,
+  };
+}
+
+/** Live state addresses that belong to a legacy block the edit deletes, or that the plan removes. */
+export function legacyLeftInState(liveState: readonly string[], migration: Migration): string[] {
+  const blocks = new Set(migration.blockConfigAddresses);
+  const removals = new Set(migration.stateRemovals);
+  return liveState.filter((a) => {
+    if (removals.has(a)) return true;
+    const p = safeParse(a);
+    return p !== null && blocks.has(configAddressOf(p));
+  });
+}
+
+/** The provider's major version from a root's lock file (3 writes the provider-4 syntax), else 4. */
+async function detectProviderMajor(ws: Workspace): Promise<4 | 5> {
+  for (const root of ws.tree.roots) {
+    let text: string;
+    try {
+      text = await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8");
+    } catch {
+      continue;
+    }
+    try {
+      const lock = cloudflareLock(await parseLockFile(text));
+      const major = lock?.version ? Number(lock.version.split(".")[0]) : NaN;
+      if (major >= 5) return 5;
+      if (major >= 3) return 4;
+    } catch {
+      // unreadable lock file: the default syntax
+    }
+  }
+  return 4;
+}
+
+/** --chdir, or the single scanned directory. */
+export async function resolveChdir(chdir: string | undefined, paths: string[], cwd: string): Promise<string> {
+  const candidate = chdir ?? (paths.length === 1 ? paths[0]! : undefined);
+  if (candidate === undefined) {
+    throw new ApplyRefusedError(["several paths are scanned: name the root module terraform runs in with --chdir DIR"]);
+  }
+  const abs = path.resolve(cwd, candidate);
+  let isDir = false;
+  try {
+    isDir = (await stat(abs)).isDirectory();
+  } catch {
+    throw new ApplyRefusedError([`${candidate}: no such directory${chdir === undefined ? " (the root module terraform runs in; set it with --chdir DIR)" : ""}`]);
+  }
+  if (!isDir) {
+    throw new ApplyRefusedError([`${candidate} is not a directory: name the root module terraform runs in with --chdir DIR`]);
+  }
+  return abs;
+}

@@ -1,0 +1,86 @@
+// `cf-waf-migrate apply`: runs the migration plan through terraform or tofu. A dry run unless --yes.
+//
+//   apply [PATH...] [--state FILE] [--terraform-bin BIN] [--yes] [--accept-changes] [--chdir DIR]
+//         [--ruleset-id ZONE_ID=ID]... [--config-json ZONE_ID=FILE]... [--provider-major 4|5]
+//         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet]
+//
+// Exit codes: 0 done (or the dry run is fine), 1 the migration stopped (a terraform command failed, or
+// changes remain; run the same command again to continue), 2 refused or bad usage (nothing changed).
+import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import { renderApplyHeader, renderApplyJson, renderApplyStep, renderApplySummary, runApply } from "../../apply/index.js";
+import { makeStyle, shouldColor } from "../../render/style.js";
+import { CliError } from "../errors.js";
+import { readStdin } from "../io.js";
+import { parsePairs, parseZonePlans } from "../options.js";
+
+export interface ApplyArgs {
+  paths?: string[];
+  state?: string | string[];
+  "terraform-bin": string;
+  yes: boolean;
+  "accept-changes": boolean;
+  chdir?: string;
+  "ruleset-id": string[];
+  "config-json": string[];
+  "provider-major"?: number;
+  "zone-plan": string[];
+  format: string;
+  quiet: boolean;
+}
+
+export const applyCommand: CommandModule<object, ApplyArgs> = {
+  command: "apply [paths..]",
+  describe: "Run the migration through terraform or tofu: backup, import, plan check, state rm, delete legacy blocks, plan (dry run unless --yes)",
+  builder: (y: Argv) =>
+    y
+      .positional("paths", { type: "string", array: true, describe: "directories or .tf/.tf.json files to scan (default: --chdir, else .)" })
+      .option("state", { type: "string", describe: "read the inventory from this state file instead of `state pull` (terraform still uses its own backend); - reads stdin" })
+      .option("terraform-bin", { type: "string", default: "terraform", describe: "terraform, tofu, or a path to either" })
+      .option("yes", { type: "boolean", default: false, describe: "really change state and files (default: dry run, read-only commands only)" })
+      .option("accept-changes", { type: "boolean", default: false, describe: "go on when the plan check shows changes to the imported ruleset" })
+      .option("chdir", { type: "string", describe: "root module terraform runs in (default: the single scanned directory)" })
+      .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
+      .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output" })
+      .option("provider-major", { type: "number", choices: [4, 5], describe: "import id form (default: from the lock file, else 4)" })
+      .option("zone-plan", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=enterprise|business|pro|free" })
+      .option("format", { alias: "f", type: "string", choices: ["text", "json"], default: "text", describe: "text (steps as they run) or json (one document at the end)" })
+      .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" }) as unknown as Argv<ApplyArgs>,
+  handler: async (argv: ArgumentsCamelCase<ApplyArgs>) => {
+    if (Array.isArray(argv.state)) throw new CliError("--state can be given once: apply reads one state");
+    if (Array.isArray(argv.format) || Array.isArray(argv["terraform-bin"]) || Array.isArray(argv.chdir)) {
+      throw new CliError("--format, --terraform-bin and --chdir can be given once");
+    }
+    const rulesetIds = parsePairs(argv["ruleset-id"], "ruleset-id");
+    const zonePlans = parseZonePlans(argv["zone-plan"]);
+    const configJson = parsePairs(argv["config-json"], "config-json");
+    const json = argv.format === "json";
+    const style = makeStyle(!json && shouldColor(process.stdout.isTTY === true, process.env));
+    const progress = !argv.quiet && process.stderr.isTTY === true;
+
+    const report = await runApply({
+      ...(argv.paths?.length ? { paths: argv.paths } : {}),
+      ...(argv.state !== undefined ? { stateFile: argv.state } : {}),
+      ...(argv.chdir !== undefined ? { chdir: argv.chdir } : {}),
+      terraformBin: argv["terraform-bin"],
+      yes: argv.yes,
+      acceptChanges: argv["accept-changes"],
+      rulesetIds,
+      zonePlans,
+      configJson,
+      ...(argv["provider-major"] !== undefined ? { providerMajor: argv["provider-major"] as 4 | 5 } : {}),
+      readStdin,
+      ...(progress ? { onCommand: (c: string) => process.stderr.write(`  running: ${c}\n`) } : {}),
+      ...(json
+        ? {}
+        : {
+            onPreflight: (r) => process.stdout.write(renderApplyHeader(r, style)),
+            onStep: (s) => process.stdout.write(renderApplyStep(s, style)),
+          }),
+    });
+
+    if (json) process.stdout.write(renderApplyJson(report));
+    else if (report.exitCode === 2) process.stderr.write(`cf-waf-migrate: apply refused, nothing was changed: ${report.error?.message ?? ""}\n`);
+    else process.stdout.write(renderApplySummary(report, style));
+    process.exitCode = report.exitCode;
+  },
+};
