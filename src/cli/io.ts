@@ -1,7 +1,8 @@
 // Process-facing helpers of the CLI: standard input, writing the report, the tool's version.
 import { readFileSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomic } from "../terraform/fs-atomic.js";
 
 export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -22,13 +23,14 @@ export function toolVersion(): string {
   return cachedVersion;
 }
 
-/** Writes a report file atomically (temp file + rename), so a reader never sees half a report. */
+/**
+ * Writes a report file atomically (temp file + rename), so a reader never sees half a report; replacing a
+ * Terraform configuration or state file (a mistyped --output) keeps a `.backup` copy of it first.
+ */
 export async function writeReportFile(file: string, content: string): Promise<void> {
   const abs = path.resolve(file);
   await mkdir(path.dirname(abs), { recursive: true });
-  const tmp = `${abs}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, content);
-  await rename(tmp, abs);
+  await writeFileAtomic(abs, content, { backup: /\.(tf|tf\.json|tfstate|tfstate\.backup)$/.test(abs) });
 }
 
 /** The report's `root`: the base directory relative to the working directory, with forward slashes. */

@@ -6,7 +6,7 @@
 // usage, unreadable input and API errors (one line on stderr, no stack).
 
 import { emitRulesetHcl, rulesetResourceName } from "../../terraform/hcl-emit.js";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { Argv, CommandModule } from "yargs";
 import {
   ApiConfigError,
@@ -39,6 +39,7 @@ import {
 } from "../../api/index.js";
 import type { MigrationMode, Ruleset, ZonePlan } from "../../core/model.js";
 import { CliError, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from "../errors.js";
+import { writeReportFile } from "../io.js";
 
 export const API_ACTIONS = ["check", "config", "status", "entrypoint", "migrate", "custom-hostname-ca"] as const;
 export type ApiAction = (typeof API_ACTIONS)[number];
@@ -150,7 +151,7 @@ function resolveDeps(o: Partial<ApiCommandDeps>): ApiCommandDeps {
     now: o.now ?? Date.now,
     fetch: o.fetch ?? globalThis.fetch,
     readFile: o.readFile ?? ((p) => readFile(p, "utf8")),
-    writeFile: o.writeFile ?? ((p, c) => writeFile(p, c, "utf8")),
+    writeFile: o.writeFile ?? ((p, c) => writeReportFile(p, c)),
     loadHclEmitter: o.loadHclEmitter ?? loadHclEmitterModule,
   };
   if (o.retry !== undefined) deps.retry = o.retry;
