@@ -64,3 +64,18 @@ describe("state that is not JSON (fuzz: text mutations)", () => {
     expect(outcome.error.message).toMatch(/^state is not valid JSON: /);
   });
 });
+
+describe("the position of a too-deep JSON nesting (fuzz: selective and full reading disagreed by a column)", () => {
+  it("does not depend on how much stack the caller used", async () => {
+    const text = `{\n  "a": ${"[".repeat(6000)}1\n}\n`;
+    const shallow = await parseConfigFile("d.tf.json", text);
+    const deeper = await (async function nest(n: number): Promise<typeof shallow> {
+      return n === 0 ? parseConfigFile("d.tf.json", text) : nest(n - 1);
+    })(300);
+    expect(shallow.ok).toBe(false);
+    if (shallow.ok || deeper.ok) return;
+    expect(shallow.error).toMatchObject({ line: 2 });
+    expect(shallow.error.column).toBeLessThanOrEqual(8);
+    expect(deeper.error).toEqual(shallow.error);
+  });
+});

@@ -28,7 +28,7 @@ export function parseJsonWithPositions(text: string): JsonResult {
     if (p.pos < text.length) throw new JsonSyntaxError(p.pos, `unexpected ${JSON.stringify(text[p.pos])} after the JSON value`);
     return { ok: true, value, keyLines: p.keyLines };
   } catch (e) {
-    if (e instanceof RangeError) e = new JsonSyntaxError(p.pos, "nesting too deep to read (the recursion limit was reached)");
+    if (e instanceof RangeError) e = new JsonSyntaxError(text.slice(0, p.pos).search(/[[{\s]*$/), "nesting too deep to read (the recursion limit was reached)");
     if (!(e instanceof JsonSyntaxError)) throw e;
     const { line, column } = p.position(e.offset);
     return { ok: false, line, column, message: e.message, truncated: e.offset >= text.trimEnd().length };
