@@ -380,7 +380,7 @@ export function stateDocument(formatModulePath, formatAddress) {
           type: r.type,
           name: r.name,
           provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
-          instances: r.keys.map((key) => ({ ...(key === undefined ? {} : { index_key: key }), schema_version: 0, attributes: r.attributes })),
+          instances: /** @type {(string | number | undefined)[]} */ (r.keys).map((key) => ({ ...(key === undefined ? {} : { index_key: key }), schema_version: 0, attributes: r.attributes })),
         })),
       };
       return { doc, expected };
@@ -476,7 +476,7 @@ export function mutatedState(fixtures, generated) {
     .map(({ base, tree, text, pretty }) => {
       const doc = tree.reduce(applyTreeMutation, base.doc);
       const json = JSON.stringify(doc, null, pretty ? 2 : undefined) ?? "null";
-      return { source: base.source, text: applyMutations(json, text), tree, mutations: text };
+      return { source: base.source, text: applyMutations(json, /** @type {Mutation[]} */ (text)), tree, mutations: text };
     });
 }
 

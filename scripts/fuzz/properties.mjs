@@ -224,9 +224,9 @@ function inventoryOf(blocks) {
 
 /** @param {string[]} a @param {string[]} b */
 function multisetDiff(a, b) {
-  const only = (x, y) => {
+  const only = (/** @type {string[]} */ x, /** @type {string[]} */ y) => {
     const rest = [...y];
-    return x.filter((v) => {
+    return x.filter((/** @type {string} */ v) => {
       const i = rest.indexOf(v);
       if (i === -1) return true;
       rest.splice(i, 1);
@@ -254,7 +254,7 @@ function checkRanges(text, blocks, scan) {
 }
 
 /** @param {string} text */
-const hasLoneSurrogate = (text) => !text.isWellFormed();
+const hasLoneSurrogate = (text) => !(/** @type {any} */ (text).isWellFormed());
 
 /** @type {Property} */
 export const hclParse = {
@@ -289,7 +289,7 @@ export function labelsFromHead(head) {
       labels.push(
         m[1]
           .replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/g, (_, e) =>
-            e.length > 1 ? String.fromCodePoint(parseInt(e.slice(1), 16)) : ({ n: "\n", t: "\t", r: "\r" })[e] ?? e,
+            e.length > 1 ? String.fromCodePoint(parseInt(e.slice(1), 16)) : /** @type {Record<string, string>} */ ({ n: "\n", t: "\t", r: "\r" })[e] ?? e,
           )
           .replace(/\$\$\{/g, "${")
           .replace(/%%\{/g, "%{"),
@@ -535,7 +535,7 @@ export const addressRoundTrip = {
 export const addressKeyDecoding = {
   name: "address-key-hcl",
   title: "quoteHclString(key) is an HCL quoted string that hcl2json decodes back to the key (as a block label)",
-  arbitrary: () => g.indexKey.filter((k) => typeof k === "string" && k.isWellFormed()),
+  arbitrary: () => g.indexKey.filter((k) => typeof k === "string" && /** @type {any} */ (k).isWellFormed()),
   async run(key, { impl }, stats) {
     const quoted = impl.quoteHclString(key);
     let body;
@@ -609,7 +609,7 @@ function workspaceCase(fixtures) {
       const state = files.find((f) => f.file.endsWith(".tfstate"));
       if (state && stateMutation) {
         const doc = stateMutation[0].reduce(g.applyTreeMutation, JSON.parse(state.text));
-        state.text = g.applyMutations(JSON.stringify(doc, null, 2) ?? "null", stateMutation[1]);
+        state.text = g.applyMutations(JSON.stringify(doc, null, 2) ?? "null", /** @type {g.Mutation[]} */ (stateMutation[1]));
         state.mutations = [...stateMutation[0], ...stateMutation[1]];
       }
       return { tree: tree.name, files, fullParse };
