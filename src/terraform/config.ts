@@ -1,10 +1,13 @@
 // Loads one module directory: parses its files and extracts the blocks the tool cares about (resources,
 // data sources, module calls, terraform/required_providers, variables and locals for light evaluation).
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { InputError } from "../core/model.js";
 import { fsError } from "./discover.js";
-import { parseConfigFile, type ParsedFile } from "./hcl/parse.js";
+import { parseConfigFile, parseConfigFileSelective, type ParsedFile, type ParseOutcome } from "./hcl/parse.js";
+import { mayHoldCloudflare } from "./hcl/prefilter.js";
+import { isRelevant } from "./inventory.js";
+import type { HclJudge } from "./parse-pool/pool.js";
 import { literalString } from "./values.js";
 
 export interface ConfigResource {
@@ -15,6 +18,11 @@ export interface ConfigResource {
   file: string;
   line: number;
   body: Record<string, unknown>;
+  /**
+   * The body was not read (it is `{}`): the default, selective reading reads the bodies of the types the
+   * tool uses only (inventory.ts `isRelevant`); every resource is still listed with its file and line.
+   */
+  skipped?: true;
 }
 
 export interface ModuleCall {
@@ -43,6 +51,15 @@ export interface ModuleDir {
   variables: Record<string, { default?: unknown }>;
   locals: Record<string, unknown>;
   errors: InputError[];
+  /**
+   * How the directory was read: `full` (hcl2json, every block), `fast` (the blocks the tool uses:
+   * Cloudflare resources it reads, module calls, variables, locals, terraform blocks) or `modules` (module
+   * calls and terraform blocks: no file of the directory can hold a Cloudflare resource). See
+   * `LoadOptions.mode`. In the last two, resources the tool does not read are listed without their body.
+   */
+  readAs?: "full" | "fast" | "modules";
+  /** Some file of the directory may hold a Cloudflare resource (see hcl/prefilter.ts). */
+  mayHoldCloudflare?: boolean;
 }
 
 export interface LoadOptions {
@@ -50,20 +67,88 @@ export interface LoadOptions {
   base: string;
   /** When set, only these files of the directory are read (a file named on the command line). */
   files?: string[];
+  /**
+   * `full` (default): hcl2json reads every file, and `resources` holds every resource.
+   * `auto`: `fast` when a file of the directory may hold a Cloudflare resource, else `modules`.
+   * `fast`: files that may hold Cloudflare resources are checked in full (every syntax error is reported,
+   *   by hcl2json) and give their relevant resources, module calls, variables, locals and terraform blocks;
+   *   the directory's other files give module calls, variables, locals and terraform blocks, and the rest
+   *   of them is skipped over (only gross structural errors are seen).
+   * `modules`: module calls and terraform blocks only, everything else skipped over.
+   * In `fast` and `modules`, `resources` lists every resource, but only the types the tool reads
+   * (inventory.ts `isRelevant`) with their body; the others are `skipped` (body `{}`).
+   */
+  mode?: "full" | "auto" | "fast" | "modules";
+  /** hcl2json, on this thread or in workers (parse-pool). Default: on this thread. */
+  judge?: HclJudge;
+  /** Called after each file with its size in UTF-16 code units (≈ bytes). */
+  onFile?: (size: number) => void;
+}
+
+/** Blocks read from a file that may hold Cloudflare resources. */
+export function selectRelevant(type: string, labels: string[]): boolean {
+  switch (type) {
+    case "resource":
+      return labels.length > 0 && isRelevant("managed", labels[0]!);
+    case "data":
+      return labels.length > 0 && isRelevant("data", labels[0]!);
+    case "module":
+    case "variable":
+    case "locals":
+    case "terraform":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Blocks read from the other files of a directory that matters. */
+function selectSupporting(type: string): boolean {
+  return type === "module" || type === "variable" || type === "locals" || type === "terraform";
+}
+
+function selectModules(type: string): boolean {
+  return type === "module" || type === "terraform";
 }
 
 export async function loadModuleDir(dir: string, files: string[], opts: LoadOptions): Promise<ModuleDir> {
   const mod: ModuleDir = { dir, resources: [], moduleCalls: [], terraformBlocks: [], variables: {}, locals: {}, errors: [] };
-  const parsed: ParsedFile[] = [];
-  for (const abs of files) {
-    const display = displayPath(abs, opts.base);
-    const text = await readText(abs, display, mod.errors);
-    if (text === null) continue;
-    const outcome = await parseConfigFile(display, text);
-    if (!outcome.ok) mod.errors.push(outcome.error);
-    else parsed.push(outcome.parsed);
+  const requested = opts.mode ?? "full";
+  // Read the directory's files together (they are small), so the mode can depend on all of them.
+  const texts = await Promise.all(
+    files.map(async (abs) => {
+      const display = displayPath(abs, opts.base);
+      const errors: InputError[] = [];
+      const text = await readText(abs, display, errors);
+      return { display, text, errors };
+    }),
+  );
+  const mayHold = texts.some((t) => t.text !== null && mayHoldCloudflare(t.text));
+  const mode = requested === "auto" ? (mayHold ? "fast" : "modules") : requested;
+  mod.readAs = mode;
+  mod.mayHoldCloudflare = mayHold;
+  const parse = (display: string, text: string): Promise<ParseOutcome> => {
+    if (mode === "full") return parseConfigFile(display, text, opts.judge);
+    if (mode === "modules") return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    if (mayHoldCloudflare(text)) return parseConfigFileSelective(display, text, { select: selectRelevant, judge: opts.judge });
+    return parseConfigFileSelective(display, text, { select: selectSupporting, skim: true, judge: opts.judge });
+  };
+  // Parse concurrently (hcl2json may run in workers); extract in file order.
+  const outcomes = await Promise.all(
+    texts.map(async ({ display, text, errors }) => {
+      if (text === null) {
+        opts.onFile?.(0);
+        return { errors, parsed: null };
+      }
+      const outcome = await parse(display, text);
+      opts.onFile?.(text.length);
+      return outcome.ok ? { errors, parsed: outcome.parsed } : { errors: [...errors, outcome.error], parsed: null };
+    }),
+  );
+  for (const o of outcomes) {
+    mod.errors.push(...o.errors);
+    if (o.parsed) extract(o.parsed, mod);
   }
-  for (const f of parsed) extract(f, mod);
   return mod;
 }
 
@@ -76,7 +161,8 @@ export function displayPath(abs: string, base: string): string {
 export async function readText(abs: string, display: string, errors: InputError[]): Promise<string | null> {
   let buf: Buffer;
   try {
-    buf = await readFile(abs);
+    // Synchronous: for many small files it costs a third of the promise API's open/stat/read/close round trips.
+    buf = readFileSync(abs);
   } catch (e) {
     errors.push(fsError(display, e));
     return null;
@@ -110,6 +196,7 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
 }
 
 function extract(f: ParsedFile, mod: ModuleDir): void {
+  if (f.partial) return extractPartial(f, mod);
   const lines = new Map<string, number[]>();
   for (const b of f.blocks) {
     const key = [b.type, ...b.labels].join("\u0000");
@@ -137,6 +224,56 @@ function extract(f: ParsedFile, mod: ModuleDir): void {
     }
   }
 
+  extractOthers(f, mod, lineOf);
+}
+
+/**
+ * A selectively parsed file: `body` holds the selected blocks only, `blocks` all of them. Resources are
+ * listed in the order a full parse gives (hcl2json's keys are sorted), those not read without their body.
+ */
+function extractPartial(f: ParsedFile, mod: ModuleDir): void {
+  const seen = new Map<string, number>();
+  const lines = new Map<string, number[]>();
+  const entries: { mode: "managed" | "data"; type: string; name: string; index: number; line: number }[] = [];
+  for (const b of f.blocks) {
+    if ((b.type === "resource" || b.type === "data") && b.labels.length === 2) {
+      const key = b.type + "\u0000" + b.labels[0] + "\u0000" + b.labels[1];
+      const index = seen.get(key) ?? 0;
+      seen.set(key, index + 1);
+      entries.push({ mode: b.type === "resource" ? "managed" : "data", type: b.labels[0]!, name: b.labels[1]!, index, line: b.line });
+    } else if (b.type === "module" || b.type === "variable" || b.type === "locals" || b.type === "terraform") {
+      const key = [b.type, ...b.labels].join("\u0000");
+      const arr = lines.get(key);
+      if (arr) arr.push(b.line);
+      else lines.set(key, [b.line]);
+    }
+  }
+  if (entries.length > 1) entries.sort(byModeTypeName);
+  const resources = (f.body.resource ?? {}) as Record<string, Record<string, unknown[]>>;
+  const data = (f.body.data ?? {}) as Record<string, Record<string, unknown[]>>;
+  for (const e of entries) {
+    const byType = e.mode === "managed" ? resources : data;
+    const byName = Object.hasOwn(byType, e.type) ? byType[e.type]! : {};
+    const body = Object.hasOwn(byName, e.name) ? byName[e.name]![e.index] : undefined;
+    mod.resources.push(
+      body === undefined
+        ? { mode: e.mode, type: e.type, name: e.name, file: f.file, line: e.line, body: {}, skipped: true }
+        : { mode: e.mode, type: e.type, name: e.name, file: f.file, line: e.line, body: (body ?? {}) as Record<string, unknown> },
+    );
+  }
+  extractOthers(f, mod, (key, i) => lines.get(key.join("\u0000"))?.[i] ?? 1);
+}
+
+/** The order of a full parse: managed before data, then type and name as hcl2json sorts them, then file order. */
+function byModeTypeName(a: { mode: string; type: string; name: string; index: number }, b: { mode: string; type: string; name: string; index: number }): number {
+  if (a.mode !== b.mode) return a.mode === "managed" ? -1 : 1;
+  if (a.type !== b.type) return a.type < b.type ? -1 : 1;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.index - b.index;
+}
+
+/** Module calls, terraform blocks, variables and locals. */
+function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i: number) => number): void {
   const modules = (f.body.module ?? {}) as Record<string, unknown[]>;
   for (const [name, bodies] of Object.entries(modules)) {
     (bodies ?? []).forEach((raw, i) => {

@@ -1,10 +1,17 @@
 // Builds the module tree: which discovered directories are roots, and the module path (`module.a.module.b`)
 // of every module instance reached through local module calls. Remote sources are recorded, not followed.
+//
+// By default a big tree is read selectively (see `LoadOptions.mode` in config.ts): a directory matters
+// when one of its files may hold a Cloudflare resource, or when it calls (through local module sources,
+// at any depth) a directory that matters. Directories that matter are read with `fast`; the others give
+// only their module calls, which is all the tree needs from them. `fullParse` reads everything with
+// hcl2json instead, as before.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { InputError } from "../core/model.js";
-import { displayPath, isLocalSource, loadModuleDir, type ModuleCall, type ModuleDir } from "./config.js";
+import { displayPath, isLocalSource, loadModuleDir, type LoadOptions, type ModuleCall, type ModuleDir } from "./config.js";
 import { isConfigFile, type Discovery } from "./discover.js";
+import { createJudge, type HclJudge } from "./parse-pool/pool.js";
 
 export interface ModuleNode {
   /** Config module path without instance keys: "" for a root, `module.waf`, `module.a.module.b`. */
@@ -29,18 +36,99 @@ export interface ConfigTree {
   errors: InputError[];
 }
 
+export interface Progress {
+  filesDone: number;
+  filesTotal: number;
+  /** Characters read so far (UTF-16 code units; equal to bytes for ASCII files). */
+  bytesDone: number;
+}
+
+export interface BuildOptions {
+  /** Read every file and every block with hcl2json (slow on big trees; the reference behaviour). */
+  fullParse?: boolean;
+  /** hcl2json runner; by default one is created (workers for big workloads) and closed at the end. */
+  judge?: HclJudge;
+  /** Called after each file is read. `filesTotal` grows when module directories outside the scanned paths are found. */
+  onProgress?: (p: Progress) => void;
+}
+
 /** Module nesting deeper than this is a cycle in practice (a module that calls itself through a path). */
 const MAX_DEPTH = 32;
+/** Directories read at once: enough to keep hcl2json workers busy, few enough to bound memory. */
+const DIRS_IN_FLIGHT = 4;
 
 /** `base` is the directory reported file paths are relative to. */
-export async function buildConfigTree(discovery: Discovery, base: string): Promise<ConfigTree> {
-  const dirs = new Map<string, ModuleDir>();
-  const errors: InputError[] = [];
-  for (const d of discovery.dirs) {
-    const mod = await loadModuleDir(d.dir, d.files, { base });
-    dirs.set(d.dir, mod);
-    errors.push(...mod.errors);
+export async function buildConfigTree(discovery: Discovery, base: string, opts: BuildOptions = {}): Promise<ConfigTree> {
+  const ownJudge = !opts.judge;
+  // A full parse sends every file to hcl2json: start the workers early.
+  const judge = opts.judge ?? createJudge(opts.fullParse ? { poolAfterBytes: 256_000 } : {});
+  try {
+    return await build(discovery, base, opts, judge);
+  } finally {
+    if (ownJudge) await judge.close();
   }
+}
+
+async function build(discovery: Discovery, base: string, opts: BuildOptions, judge: HclJudge): Promise<ConfigTree> {
+  const progress: Progress = { filesDone: 0, filesTotal: discovery.dirs.reduce((n, d) => n + d.files.length, 0), bytesDone: 0 };
+  const load: Omit<LoadOptions, "mode"> = {
+    base,
+    judge,
+    onFile: (size) => {
+      progress.filesDone++;
+      progress.bytesDone += size;
+      opts.onProgress?.({ ...progress });
+    },
+  };
+  const firstMode = opts.fullParse ? "full" : "auto";
+
+  const dirs = new Map<string, ModuleDir>();
+  const loaded = await mapLimit(discovery.dirs, DIRS_IN_FLIGHT, (d) => loadModuleDir(d.dir, d.files, { ...load, mode: firstMode }));
+  discovery.dirs.forEach((d, i) => dirs.set(d.dir, loaded[i]!));
+
+  // Module directories outside the scanned paths, read on first use. Their errors are reported when the
+  // tree reaches them, as a full parse does.
+  const outside = new Map<string, ModuleDir | null>();
+  const readOutside = async (dir: string, mode: "full" | "auto" | "fast", again = false): Promise<ModuleDir | null> => {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter(isConfigFile).sort();
+    } catch {
+      return null;
+    }
+    if (!again) progress.filesTotal += names.length;
+    return loadModuleDir(dir, names.map((n) => path.join(dir, n)), { ...load, mode, ...(again ? { onFile: undefined } : {}) });
+  };
+
+  if (!opts.fullParse) {
+    // Follow local module calls from every directory read so far, so that whether a directory matters
+    // (it, or a module it calls at any depth, may hold Cloudflare resources) is known before the tree is built.
+    const queue = [...dirs.values()];
+    while (queue.length) {
+      const mod = queue.shift()!;
+      for (const target of localTargets(mod)) {
+        if (dirs.has(target) || outside.has(target)) continue;
+        const child = await readOutside(target, "auto");
+        outside.set(target, child);
+        if (child) queue.push(child);
+      }
+    }
+    const all = new Map<string, ModuleDir>([...dirs, ...[...outside].filter((e): e is [string, ModuleDir] => e[1] !== null)]);
+    const matters = mattering(all);
+    // A directory that only calls modules that matter was read for its module calls alone: read it again
+    // for its variables and locals, which resolve the values passed down.
+    for (const [dir, mod] of all) {
+      if (!matters.has(dir) || mod.readAs !== "modules") continue;
+      const files = dirs.has(dir) ? discovery.dirs.find((d) => d.dir === dir)!.files : null;
+      const again = files ? await loadModuleDir(dir, files, { ...load, onFile: undefined, mode: "fast" }) : await readOutside(dir, "fast", true);
+      if (!again) continue;
+      if (dirs.has(dir)) dirs.set(dir, again);
+      else outside.set(dir, again);
+    }
+  }
+
+  const errors: InputError[] = [];
+  for (const mod of dirs.values()) errors.push(...mod.errors);
 
   // A discovered directory called by another one is a module, not a root.
   const called = new Set<string>();
@@ -52,19 +140,23 @@ export async function buildConfigTree(discovery: Discovery, base: string): Promi
   const rootDirs = [...dirs.keys()].filter((d) => !called.has(d));
 
   const tree: ConfigTree = { roots: [], nodes: [], remoteModules: [], errors };
+  const reported = new Set<string>();
   const loadCalled = async (dir: string, call: ModuleCall): Promise<ModuleDir | null> => {
     const known = dirs.get(dir);
     if (known) return known;
-    let names: string[];
-    try {
-      names = (await readdir(dir)).filter(isConfigFile).sort();
-    } catch {
+    let mod = outside.get(dir);
+    if (mod === undefined) {
+      mod = await readOutside(dir, opts.fullParse ? "full" : "auto");
+      outside.set(dir, mod);
+    }
+    if (!mod) {
       errors.push({ file: call.file, line: call.line, column: null, message: `module "${call.name}": source ${call.source} not found (${displayPath(dir, base)})` });
       return null;
     }
-    const mod = await loadModuleDir(dir, names.map((n) => path.join(dir, n)), { base });
-    dirs.set(dir, mod);
-    errors.push(...mod.errors);
+    if (!reported.has(dir)) {
+      reported.add(dir);
+      errors.push(...mod.errors);
+    }
     return mod;
   };
 
@@ -97,4 +189,48 @@ export async function buildConfigTree(discovery: Discovery, base: string): Promi
     await visit(root, 0, [d]);
   }
   return tree;
+}
+
+function localTargets(mod: ModuleDir): string[] {
+  const out: string[] = [];
+  for (const call of mod.moduleCalls) if (call.source && isLocalSource(call.source)) out.push(path.resolve(mod.dir, call.source));
+  return out;
+}
+
+/** Directories that may hold Cloudflare resources, and every directory that calls one of them, at any depth. */
+export function mattering(dirs: Map<string, ModuleDir>): Set<string> {
+  const callers = new Map<string, string[]>();
+  for (const [dir, mod] of dirs) {
+    for (const target of localTargets(mod)) {
+      const list = callers.get(target) ?? [];
+      list.push(dir);
+      callers.set(target, list);
+    }
+  }
+  const out = new Set<string>();
+  const queue = [...dirs].filter(([, m]) => m.mayHoldCloudflare || m.readAs === "full").map(([d]) => d);
+  for (const d of queue) out.add(d);
+  while (queue.length) {
+    const d = queue.shift()!;
+    for (const caller of callers.get(d) ?? []) {
+      if (!out.has(caller)) {
+        out.add(caller);
+        queue.push(caller);
+      }
+    }
+  }
+  return out;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

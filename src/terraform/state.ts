@@ -32,24 +32,48 @@ export interface StateRead {
 export type StateOutcome = { ok: true; state: StateRead } | { ok: false; error: InputError };
 
 /**
- * V8 cannot hold a string longer than ~512 MiB; JSON.parse needs the whole text. Larger states need the
- * streaming reader; until then they are refused with a message that says why.
+ * V8 cannot hold a string longer than ~512 MiB, and JSON.parse needs the whole text: a `terraform show
+ * -json` document larger than this cannot be read (v4 state files of any size are streamed).
  */
 export const MAX_JSON_STATE_BYTES = 500 * 1024 * 1024;
 
+/**
+ * States from this size on are streamed (state-stream.ts): linear time, memory bounded by what is kept,
+ * no string limit. Smaller ones are read with one JSON.parse, which also checks every byte of the syntax.
+ */
+export const STREAM_STATE_BYTES = 32 * 1024 * 1024;
+
+export interface ReadStateOptions {
+  /**
+   * For a streamed state (STREAM_STATE_BYTES and larger): keep only these resources (by mode and type),
+   * e.g. inventory.ts `isRelevant`; the others are not even parsed, which is most of the time and memory a
+   * big state costs. A smaller state is read whole and keeps every resource. Default: every resource.
+   */
+  keepWhenStreaming?: (mode: "managed" | "data", type: string) => boolean;
+}
+
 /** `source` is a path (resolved against `cwd`) or `-` for standard input; errors name it as given. */
-export async function readStateSource(source: string, stdin: () => Promise<Buffer>, cwd: string = process.cwd()): Promise<StateOutcome> {
+export async function readStateSource(source: string, stdin: () => Promise<Buffer>, cwd: string = process.cwd(), opts: ReadStateOptions = {}): Promise<StateOutcome> {
   const display = source === "-" ? "<stdin>" : source;
   const file = path.resolve(cwd, source);
   let buf: Buffer;
   try {
-    if (source === "-") buf = await stdin();
-    else {
+    if (source === "-") {
+      buf = await stdin();
+      if (buf.length >= STREAM_STATE_BYTES) {
+        const { readStateBuffer } = await import("./state-stream.js");
+        const streamed = readStateBuffer(buf, display, { keep: opts.keepWhenStreaming });
+        if (!("showJson" in streamed)) return streamed;
+        if (buf.length > MAX_JSON_STATE_BYTES) return tooLargeShowJson(display);
+      }
+    } else {
       const st = await stat(file);
       if (st.isDirectory()) return { ok: false, error: { file: display, line: null, column: null, message: "is a directory, not a state file" } };
-      if (st.size > MAX_JSON_STATE_BYTES) {
+      if (st.size >= STREAM_STATE_BYTES) {
         const { readLargeState } = await import("./state-stream.js");
-        return readLargeState(file, display);
+        const streamed = await readLargeState(file, display, { keep: opts.keepWhenStreaming });
+        if (!("showJson" in streamed)) return streamed;
+        if (st.size > MAX_JSON_STATE_BYTES) return tooLargeShowJson(display);
       }
       buf = await readFile(file);
     }
@@ -57,6 +81,18 @@ export async function readStateSource(source: string, stdin: () => Promise<Buffe
     return { ok: false, error: fsError(display, e) };
   }
   return parseStateText(buf.toString("utf8"), display);
+}
+
+function tooLargeShowJson(display: string): StateOutcome {
+  return {
+    ok: false,
+    error: {
+      file: display,
+      line: null,
+      column: null,
+      message: `terraform show -json output over ${MAX_JSON_STATE_BYTES / 1024 / 1024} MiB cannot be read in one piece; pass the state itself (\`terraform state pull > state.json\`), which is streamed`,
+    },
+  };
 }
 
 export function parseStateText(text: string, display: string): StateOutcome {

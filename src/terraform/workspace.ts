@@ -4,15 +4,20 @@ import type { DomainInventory } from "../core/analyze.js";
 import type { Finding, InputError, InventoryResource } from "../core/model.js";
 import { finding } from "../core/findings.js";
 import { discover, reportBase } from "./discover.js";
-import { buildInventory } from "./inventory.js";
-import { buildConfigTree, type ConfigTree, type RemoteModule } from "./modules.js";
+import { buildInventory, isRelevant } from "./inventory.js";
+import { buildConfigTree, type ConfigTree, type Progress, type RemoteModule } from "./modules.js";
 import { readDomain } from "./readers/index.js";
 import { readStateSource, type StateRead } from "./state.js";
 
 export interface Workspace {
   /** Absolute directory that reported file paths are relative to. */
   base: string;
+  /**
+   * Unless `fullParse`: resources the tool does not read are listed without their body (`skipped`), and
+   * directories that cannot matter give only module calls and terraform blocks (see config.ts `LoadOptions`).
+   */
   tree: ConfigTree;
+  /** A big (streamed) state keeps only the resource types the tool reads (state.ts `keepWhenStreaming`). */
   states: StateRead[];
   resources: InventoryResource[];
   domain: DomainInventory;
@@ -28,7 +33,18 @@ export interface WorkspaceOptions {
   statePaths: string[];
   cwd: string;
   readStdin: () => Promise<Buffer>;
+  /**
+   * Read every configuration file and every block with hcl2json, as the reference behaviour. By default
+   * only what the tool reads is parsed: directories where no file mentions `cloudflare_` (and that call no
+   * module that does) give only their module calls, and hcl2json sees only what the fast reader does not
+   * recognise. Same report either way; `fullParse` is the escape hatch (`--full-parse`).
+   */
+  fullParse?: boolean;
+  /** Called after each configuration file is read (drives the progress bar, src/cli/progress.ts). */
+  onProgress?: (p: Progress) => void;
 }
+
+export type { Progress } from "./modules.js";
 
 export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const errors: InputError[] = [];
@@ -36,7 +52,10 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   const base = await reportBase(paths, opts.cwd);
   const found = await discover(paths, opts.cwd, base);
   errors.push(...found.errors);
-  const tree = await buildConfigTree(found, base);
+  const tree = await buildConfigTree(found, base, {
+    ...(opts.fullParse ? { fullParse: true } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
   errors.push(...tree.errors);
 
   const states: StateRead[] = [];
@@ -49,7 +68,8 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
       }
       stdinUsed = true;
     }
-    const outcome = await readStateSource(p, opts.readStdin, opts.cwd);
+    // A big (streamed) state keeps only the resource types the tool reads: the rest is not even parsed.
+    const outcome = await readStateSource(p, opts.readStdin, opts.cwd, { keepWhenStreaming: isRelevant });
     if (outcome.ok) states.push(outcome.state);
     else errors.push(outcome.error);
   }

@@ -2,6 +2,8 @@
 // `${…}` text) plus its top-level block positions. Native syntax goes through @cdktn/hcl2json (HashiCorp's
 // own hclsyntax, so it accepts and rejects what Terraform does); `.tf.json` through a positional JSON reader.
 import type { InputError } from "../../core/model.js";
+import { loadHcl2Json, type HclJudge } from "../parse-pool/pool.js";
+import { assembleTopLevel, fastParse, labelShapesConflict, type FastBlock } from "./fast.js";
 import { parseJsonWithPositions } from "./json-positions.js";
 import { scanStructure, type StructuralBlock } from "./structure.js";
 
@@ -11,6 +13,11 @@ export interface ParsedFile {
   body: Record<string, unknown>;
   /** Top-level blocks with their lines, in file order. */
   blocks: BlockPosition[];
+  /**
+   * Set by `parseConfigFileSelective` when `body` holds only the selected blocks; `blocks` still lists
+   * every top-level block of the file.
+   */
+  partial?: boolean;
 }
 
 export interface BlockPosition {
@@ -23,21 +30,21 @@ export interface BlockPosition {
 
 export type ParseOutcome = { ok: true; parsed: ParsedFile } | { ok: false; error: InputError };
 
-type Hcl2Json = typeof import("@cdktn/hcl2json");
-let hcl2json: Promise<Hcl2Json> | null = null;
+/** Runs hcl2json on one text (this thread, or a worker pool). */
+export type Hcl2JsonParse = (file: string, text: string) => Promise<Record<string, unknown>>;
 
-/** The WASM parser instantiates at import time (~100 ms): load it once, and only when a file needs it. */
-function loadHcl2Json(): Promise<Hcl2Json> {
-  hcl2json ??= import("@cdktn/hcl2json");
-  return hcl2json;
+const inThread: Hcl2JsonParse = async (file, text) => (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
+
+/** The whole file through hcl2json (every block, every value), with the structural pass for positions. */
+export async function parseConfigFile(file: string, text: string, judge?: HclJudge): Promise<ParseOutcome> {
+  if (file.endsWith(".json")) return parseJsonConfig(file, text);
+  return parseWithHcl2Json(file, text, judge ? (f, t) => judge.parse(f, t) : inThread);
 }
 
-export async function parseConfigFile(file: string, text: string): Promise<ParseOutcome> {
-  if (file.endsWith(".json")) return parseJsonConfig(file, text);
-  const { parse } = await loadHcl2Json();
+async function parseWithHcl2Json(file: string, text: string, parse: Hcl2JsonParse): Promise<ParseOutcome> {
   let body: Record<string, unknown>;
   try {
-    body = (await parse(file, text)) as Record<string, unknown>;
+    body = await parse(file, text);
   } catch (e) {
     return { ok: false, error: hclDiagnosticToError(file, e) };
   }
@@ -48,6 +55,108 @@ export async function parseConfigFile(file: string, text: string): Promise<Parse
   }
   const blocks = structure.blocks.map((b) => ({ type: b.type, labels: b.labels, line: b.line, structural: b }));
   return { ok: true, parsed: { file, body, blocks } };
+}
+
+export interface SelectiveOptions {
+  /** The top-level blocks whose values are wanted; `body` holds only these. */
+  select: (type: string, labels: string[]) => boolean;
+  /**
+   * Skim: blocks that are not selected are skipped over, not checked. Without it every block is checked,
+   * and a file with a syntax error anywhere is an error, exactly as with `parseConfigFile`.
+   */
+  skim?: boolean;
+  /** hcl2json, for what the fast reader leaves to it. Default: on this thread, loaded on first use. */
+  judge?: HclJudge;
+}
+
+/**
+ * Like `parseConfigFile`, but only the selected blocks are converted, and most of the file never reaches
+ * hcl2json: the fast reader (./fast.ts) converts the common subset of HCL exactly as hcl2json would, and
+ * hands hcl2json only what it does not recognise — one block (with the rest of the file blanked out, so
+ * line and column numbers stay those of the file), or the whole file. Every syntax error it reports is
+ * therefore hcl2json's own, with the same file, line and column as a full parse gives.
+ */
+export async function parseConfigFileSelective(file: string, text: string, opts: SelectiveOptions): Promise<ParseOutcome> {
+  const hcl: Hcl2JsonParse = opts.judge ? (f, t) => opts.judge!.parse(f, t) : inThread;
+  // JSON syntax is read in full by the JSON reader (fast); so is a file that goes to hcl2json as a whole.
+  if (file.endsWith(".json")) return parseJsonConfig(file, text);
+  const fast = fastParse(text, { select: opts.select, skim: opts.skim });
+  // Shapes hcl2json refuses (a block type with and without labels) fail the whole file: let it say so.
+  if (!fast.ok || (!opts.skim && labelShapesConflict(fast.blocks))) return parseWithHcl2Json(file, text, hcl);
+  const lines = new LineIndex(text);
+  const judged = fast.blocks.filter((b) => b.needsJudge);
+  if (judged.length) {
+    let result: Record<string, unknown>;
+    try {
+      result = await hcl(file, blankedExcept(text, judged, lines));
+    } catch (e) {
+      return { ok: false, error: hclDiagnosticToError(file, e) };
+    }
+    for (const b of judged) {
+      const body = takeBody(result, b);
+      // Not what we expected back: read the file the slow way rather than guess.
+      if (body === undefined) return parseWithHcl2Json(file, text, hcl);
+      if (opts.select(b.type, b.labels)) b.body = body;
+    }
+  }
+  const chosen = fast.blocks.filter((b) => b.body !== null);
+  const body = assembleTopLevel(chosen.map((b) => ({ type: b.type, labels: b.labels, body: b.body! })));
+  // Skimmed, shapes were not checked: hcl2json refuses these (the same type with and without labels).
+  if (body === null) return parseWithHcl2Json(file, text, hcl);
+  const blocks: BlockPosition[] = fast.blocks.map((b) => {
+    const line = lines.lineOf(b.start);
+    const structural: StructuralBlock = { type: b.type, labels: b.labels, start: b.start, end: b.end, bodyStart: b.bodyStart, bodyEnd: b.bodyEnd, line, endLine: lines.lineOf(b.bodyEnd) };
+    return { type: b.type, labels: b.labels, line, structural };
+  });
+  return { ok: true, parsed: { file, body, blocks, partial: true } };
+}
+
+/** The file's text with everything but the given blocks blanked: same lines and columns for those blocks. */
+function blankedExcept(text: string, blocks: FastBlock[], lines: LineIndex): string {
+  let out = "";
+  let line = 1;
+  for (const b of blocks) {
+    const startLine = lines.lineOf(b.start);
+    out += "\n".repeat(startLine - line) + " ".repeat(b.start - lines.startOf(startLine)) + text.slice(b.start, b.end) + "\n";
+    line = lines.lineOf(b.end) + 1;
+  }
+  return out;
+}
+
+/** Takes the next body of this block's type and labels out of an hcl2json result. */
+function takeBody(result: Record<string, unknown>, b: FastBlock): Record<string, unknown> | undefined {
+  let level: unknown = result[b.type];
+  for (const l of b.labels) {
+    if (level === null || typeof level !== "object" || Array.isArray(level)) return undefined;
+    level = (level as Record<string, unknown>)[l];
+  }
+  if (!Array.isArray(level) || level.length === 0) return undefined;
+  return level.shift() as Record<string, unknown>;
+}
+
+/** 1-based line of an offset, by binary search over line starts. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
+    let i = text.indexOf("\n");
+    while (i !== -1) {
+      this.starts.push(i + 1);
+      i = text.indexOf("\n", i + 1);
+    }
+  }
+  lineOf(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+  startOf(line: number): number {
+    return this.starts[line - 1]!;
+  }
 }
 
 /** hcl2json reports `parse config: [file:line,col-col: Summary; Detail.]`, several diagnostics concatenated. */

@@ -1,0 +1,97 @@
+// The streaming state reader (big states) against the one-piece reader: same instances, same refusals.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isRelevant } from "../../src/terraform/inventory.js";
+import { readLargeState, readStateBuffer } from "../../src/terraform/state-stream.js";
+import { parseStateText, readStateSource, STREAM_STATE_BYTES } from "../../src/terraform/state.js";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "cfwm-state-"));
+let n = 0;
+function file(text: string): string {
+  const f = path.join(dir, `s${n++}.tfstate`);
+  writeFileSync(f, text);
+  return f;
+}
+
+const resources = [
+  { mode: "managed", type: "cloudflare_waf_rule", name: "r", provider: "p", instances: [{ index_key: 0, attributes: { rule_id: "1", zone_id: "z", note: 'braces } ] { [ and "quotes" \\ and é 🎉' } }] },
+  { module: 'module.waf["shop"]', mode: "managed", type: "cloudflare_waf_group", name: "off", provider: "p", instances: [{ index_key: "de67", attributes: { zone_id: "z" } }] },
+  { mode: "managed", type: "aws_instance", name: "web", provider: "a", instances: [{ attributes: { user_data: "}}}]]]\"\\\"", tags: { a: "b" } } }] },
+  { mode: "data", type: "cloudflare_waf_packages", name: "p", provider: "p", instances: [{ attributes: { packages: [{ id: "x" }] } }] },
+  { mode: "managed", type: "cloudflare_record", name: "dns", provider: "p", instances: [{ attributes: { value: "192.0.2.1" } }, { deposed: "abc", attributes: {} }] },
+  { type: "cloudflare_filter", mode: "managed", name: "type_first", provider: "p", instances: [{ attributes: { expression: "(ip.src eq 192.0.2.1)" } }] },
+];
+const state = (res: unknown[] = resources, indent = 2) => JSON.stringify({ version: 4, terraform_version: "1.5.7", serial: 3, lineage: "l", outputs: { o: { value: "}" } }, resources: res, check_results: null }, null, indent);
+
+describe("streaming state reader", () => {
+  it.each([1, 7, 64, 1 << 20])("gives the one-piece reader's instances (chunks of %i bytes)", async (chunkSize) => {
+    for (const text of [state(), state(resources, 0)]) {
+      const expected = parseStateText(text, "s");
+      const got = await readLargeState(file(text), "s", { chunkSize });
+      expect(got).toEqual(expected);
+    }
+  });
+
+  it("keeps only the wanted types, without parsing the others", async () => {
+    const text = state();
+    const all = parseStateText(text, "s");
+    if (!all.ok) throw new Error("fixture");
+    const got = await readLargeState(file(text), "s", { keep: isRelevant, chunkSize: 5 });
+    expect(got.ok && got.state.instances).toEqual(all.state.instances.filter((i) => isRelevant(i.mode, i.type)));
+    // A skipped entry is not parsed: broken JSON inside it goes unnoticed; in a kept one it is an error.
+    const broken = text.replace('"192.0.2.1"', "tru");
+    expect((await readLargeState(file(broken), "s", { keep: isRelevant })).ok).toBe(true);
+    const keptBroken = text.replace('"rule_id": "1"', '"rule_id": tru');
+    const bad = await readLargeState(file(keptBroken), "s", { keep: isRelevant });
+    expect(bad).toMatchObject({ ok: false, error: { file: "s", line: keptBroken.slice(0, keptBroken.indexOf("tru,")).split("\n").length } });
+  });
+
+  it("reads standard input the same way", () => {
+    const text = state();
+    expect(readStateBuffer(Buffer.from(text), "<stdin>")).toEqual(parseStateText(text, "<stdin>"));
+  });
+
+  it.each([
+    ['{"version": 4, "resources": [', /truncated/],
+    ['{"version": 4, "resources": [{"type": "cloudflare_zone", "mode": "managed", "name": "z", "instances": [{"attributes": {"id": "x"', /truncated/],
+    ['{"version": 3, "modules": []}', /state version 3 is not supported/],
+    ["[1,2]", /expected a JSON object/],
+    ['{"serial": 1}', /not a Terraform state/],
+    ['{"version": 4}', /without a "resources" array/],
+    ['{"version": 4, "resources": [{"type": 1}]}', /without type or name/],
+    ['{"version": 4, "resources": []} x', /after the JSON value/],
+    ['{"version": 4, "resources": [],}', /not valid JSON/],
+    ['{"version": 4 "resources": []}', /not valid JSON/],
+  ])("refuses %j with a one-line message", async (text, message) => {
+    const out = await readLargeState(file(text), "bad.tfstate", { chunkSize: 3 });
+    expect(out.ok).toBe(false);
+    if (out.ok || "showJson" in out) throw new Error("expected an error");
+    expect(out.error.file).toBe("bad.tfstate");
+    expect(out.error.message).toMatch(message);
+    expect(out.error.message).not.toMatch(/\n/);
+  });
+
+  it("gives the line of a syntax error", async () => {
+    const out = await readLargeState(file('{\n  "version": 4,\n  "resources": [}\n'), "s");
+    expect(!out.ok && "error" in out && out.error.line).toBe(3);
+  });
+
+  it("hands terraform show -json output back to the one-piece reader", async () => {
+    const out = await readLargeState(file('{"format_version": "1.0", "values": {}}'), "s");
+    expect(out).toEqual({ ok: false, showJson: true });
+  });
+
+  it("readStateSource streams big states and keeps the relevant types when asked", async () => {
+    const entry = { mode: "managed", type: "aws_instance", name: "pad", provider: "a", instances: [{ attributes: { blob: "x".repeat(1 << 20) } }] };
+    const pad = Array.from({ length: Math.ceil(STREAM_STATE_BYTES / (1 << 20)) + 1 }, (_, i) => ({ ...entry, name: `pad${i}` }));
+    const text = state([...resources, ...pad], 0);
+    const f = file(text);
+    const streamed = await readStateSource(f, async () => Buffer.alloc(0), dir, { keepWhenStreaming: isRelevant });
+    const whole = parseStateText(text, f);
+    if (!whole.ok || !streamed.ok) throw new Error("read failed");
+    expect(streamed.state.instances).toEqual(whole.state.instances.filter((i) => isRelevant(i.mode, i.type)));
+    expect(streamed.state.terraformVersion).toBe("1.5.7");
+  });
+});
