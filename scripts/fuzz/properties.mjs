@@ -76,23 +76,9 @@ export class KnownIssue extends Error {
 
 /** @type {Record<string, { owner: string; what: string; matchError?: (e: any) => boolean }>} */
 export const KNOWN_ISSUES = {
-  "conversion-error-without-line": {
-    owner: "src/terraform/hcl/parse.ts (hclDiagnosticToError)",
-    what: "valid HCL that hcl2json cannot convert to JSON (one block type with and without labels) gives an error with no line: hcl2json's `convert to HCL: …` message carries no position",
-    matchError: (e) => e.line === null && /^convert to HCL:/.test(e.message),
-  },
-  "structural-label-escapes": {
-    owner: "src/terraform/hcl/structure.ts (Scanner.quotedLabel)",
-    what: "block labels with \\uXXXX / \\UXXXXXXXX escapes, `$${` or `%%{` are decoded differently from hcl2json (`caf\\u00e9` gives `cafu00e9`), so the block's line is not found and defaults to 1",
-  },
   "state-invalid-names-accepted": {
     owner: "src/terraform/state.ts (addV4Resource)",
     what: "a v4 state whose resource type or name is not an identifier (a stray character inside it) is read, and its instance gets an address no command can name; such a state is corrupt and could be refused",
-  },
-  "deep-nesting-stack-overflow": {
-    owner: "src/terraform/hcl/parse.ts, src/terraform/parse-pool (hcl2json), src/terraform/hcl/fast.ts",
-    what: "deep nesting overflows the stack: the fast reader at a few hundred levels, hcl2json from about 1,500 nested blocks (after which its Go runtime is corrupt: later parses in the process fail); reported with no line",
-    matchError: (e) => e.line === null && /Maximum call stack size exceeded|Go program has already exited/.test(e.message),
   },
 };
 

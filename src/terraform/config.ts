@@ -207,17 +207,16 @@ function extract(f: ParsedFile, mod: ModuleDir): void {
   const lineOf = (key: string[], i: number): number => lines.get(key.join("\u0000"))?.[i] ?? 1;
 
   for (const mode of ["resource", "data"] as const) {
-    const byType = (f.body[mode] ?? {}) as Record<string, Record<string, unknown[]>>;
-    for (const [type, byName] of Object.entries(byType)) {
-      for (const [name, bodies] of Object.entries(byName ?? {})) {
-        (bodies ?? []).forEach((body, i) => {
+    for (const [type, byName] of Object.entries(objectOf(f.body[mode]))) {
+      for (const [name, bodies] of Object.entries(objectOf(byName))) {
+        listOf(bodies).forEach((body, i) => {
           mod.resources.push({
             mode: mode === "resource" ? "managed" : "data",
             type,
             name,
             file: f.file,
             line: lineOf([mode, type, name], i),
-            body: (body ?? {}) as Record<string, unknown>,
+            body: objectOf(body),
           });
         });
       }
@@ -249,12 +248,12 @@ function extractPartial(f: ParsedFile, mod: ModuleDir): void {
     }
   }
   if (entries.length > 1) entries.sort(byModeTypeName);
-  const resources = (f.body.resource ?? {}) as Record<string, Record<string, unknown[]>>;
-  const data = (f.body.data ?? {}) as Record<string, Record<string, unknown[]>>;
+  const resources = objectOf(f.body.resource);
+  const data = objectOf(f.body.data);
   for (const e of entries) {
     const byType = e.mode === "managed" ? resources : data;
-    const byName = Object.hasOwn(byType, e.type) ? byType[e.type]! : {};
-    const body = Object.hasOwn(byName, e.name) ? byName[e.name]![e.index] : undefined;
+    const byName = objectOf(Object.hasOwn(byType, e.type) ? byType[e.type] : undefined);
+    const body = Object.hasOwn(byName, e.name) ? listOf(byName[e.name])[e.index] : undefined;
     mod.resources.push(
       body === undefined
         ? { mode: e.mode, type: e.type, name: e.name, file: f.file, line: e.line, body: {}, skipped: true }
@@ -274,10 +273,9 @@ function byModeTypeName(a: { mode: string; type: string; name: string; index: nu
 
 /** Module calls, terraform blocks, variables and locals. */
 function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i: number) => number): void {
-  const modules = (f.body.module ?? {}) as Record<string, unknown[]>;
-  for (const [name, bodies] of Object.entries(modules)) {
-    (bodies ?? []).forEach((raw, i) => {
-      const body = (raw ?? {}) as Record<string, unknown>;
+  for (const [name, bodies] of Object.entries(objectOf(f.body.module))) {
+    listOf(bodies).forEach((raw, i) => {
+      const body = objectOf(raw);
       const { source, count, for_each, providers: _p, depends_on: _d, version: _v, ...inputs } = body;
       mod.moduleCalls.push({
         name,
@@ -291,16 +289,25 @@ function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i:
     });
   }
 
-  const terraform = (f.body.terraform ?? []) as unknown[];
-  terraform.forEach((body, i) => mod.terraformBlocks.push({ file: f.file, line: lineOf(["terraform"], i), body: (body ?? {}) as Record<string, unknown> }));
+  listOf(f.body.terraform).forEach((body, i) => mod.terraformBlocks.push({ file: f.file, line: lineOf(["terraform"], i), body: objectOf(body) }));
 
-  const variables = (f.body.variable ?? {}) as Record<string, unknown[]>;
-  for (const [name, bodies] of Object.entries(variables)) {
-    const body = ((bodies ?? [])[0] ?? {}) as Record<string, unknown>;
+  for (const [name, bodies] of Object.entries(objectOf(f.body.variable))) {
+    const body = objectOf(listOf(bodies)[0]);
     mod.variables[name] = "default" in body ? { default: body.default } : {};
   }
-  const locals = (f.body.locals ?? []) as unknown[];
-  for (const l of locals) Object.assign(mod.locals, l as Record<string, unknown>);
+  for (const l of listOf(f.body.locals)) Object.assign(mod.locals, objectOf(l));
+}
+
+/**
+ * hcl2json is schema-less: `resource "only_one_label" {}` or `module {}` parse, and give arrays where
+ * labels were expected. Such shapes are skipped (Terraform itself rejects them) rather than crash.
+ */
+function objectOf(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function listOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
 }
 
 /** A module source that points into the local file system (Terraform: starts with ./ or ../). */

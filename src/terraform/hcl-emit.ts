@@ -5,14 +5,21 @@
 // (hclwrite.Format, the engine of `terraform fmt`), so the output is what `terraform fmt` would write.
 // `format()` does not validate, so the result is re-parsed with `@cdktn/hcl2json` before it is returned.
 
-import { format } from "@cdktn/hcl-tools";
-import { parse } from "@cdktn/hcl2json";
+import { loadHcl2Json } from "./parse-pool/pool.js";
 import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../core/model.js";
 import { configAddressOf, parseAddress } from "../core/address.js";
 import { quoteHclString } from "../core/hcl-string.js";
 import { shellQuote } from "../core/shell-quote.js";
 
 export type ProviderMajor = 4 | 5;
+
+type HclTools = typeof import("@cdktn/hcl-tools");
+let hclTools: Promise<HclTools> | null = null;
+/** The formatter's WASM instantiates at import time: load it on first use, not when the CLI starts. */
+function loadHclTools(): Promise<HclTools> {
+  hclTools ??= import("@cdktn/hcl-tools");
+  return hclTools;
+}
 
 export interface EmitRulesetOptions {
   /** Terraform resource name (second label); see `rulesetResourceName`. */
@@ -189,7 +196,7 @@ function checkIdentifier(name: string, what: string): void {
 /** Parse generated text with HashiCorp's parser; format() accepts broken HCL, so this is the real check. */
 async function assertParses(text: string, what: string): Promise<Record<string, unknown>> {
   try {
-    return await parse(`${what}.tf`, text);
+    return await (await loadHcl2Json()).parse(`${what}.tf`, text);
   } catch (e) {
     throw new HclEmitError(`generated HCL for ${what} does not parse: ${(e as Error).message}`);
   }
@@ -235,6 +242,7 @@ export async function emitRulesetHcl(opts: EmitRulesetOptions): Promise<string> 
   }
   lines.push("}");
 
+  const { format } = await loadHclTools();
   const text = await format(lines.join("\n") + "\n");
   await assertParses(text, `cloudflare_ruleset.${resourceName}`);
   return text;

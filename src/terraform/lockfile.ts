@@ -8,7 +8,7 @@
 //
 // Parsed with @cdktn/hcl2json (the same HCL parser as Terraform); hcl2json has no source positions, so the
 // line of each provider block is found by locating its label in the text.
-import { parse } from "@cdktn/hcl2json";
+import { loadHcl2Json } from "./parse-pool/pool.js";
 
 export interface LockEntry {
   /** Provider source address as written in the lock file, e.g. `registry.terraform.io/cloudflare/cloudflare`. */
@@ -71,7 +71,7 @@ function stringOrNull(v: unknown): string | null {
 export async function parseLockFile(text: string, file = ".terraform.lock.hcl"): Promise<LockEntry[]> {
   let json: Record<string, unknown>;
   try {
-    json = (await parse(file, text)) as Record<string, unknown>;
+    json = (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // hcl2json: `parse config: [FILE:4,1-2: Summary; Detail.]`

@@ -150,7 +150,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
       outside.set(dir, mod);
     }
     if (!mod) {
-      errors.push({ file: call.file, line: call.line, column: null, message: `module "${call.name}": source ${call.source} not found (${displayPath(dir, base)})` });
+      errors.push({ file: call.file, line: call.line, column: null, message: `module ${JSON.stringify(call.name)}: source ${JSON.stringify(call.source)} not found (${displayPath(dir, base)})` });
       return null;
     }
     if (!reported.has(dir)) {
@@ -165,7 +165,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     for (const call of node.dir.moduleCalls) {
       const childPath = node.path ? `${node.path}.module.${call.name}` : `module.${call.name}`;
       if (!call.source) {
-        errors.push({ file: call.file, line: call.line, column: null, message: `module "${call.name}" has no literal source` });
+        errors.push({ file: call.file, line: call.line, column: null, message: `module ${JSON.stringify(call.name)} has no literal source` });
         continue;
       }
       if (!isLocalSource(call.source)) {
@@ -174,7 +174,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
       }
       const childDir = path.resolve(node.dir.dir, call.source);
       if (stack.includes(childDir) || depth >= MAX_DEPTH) {
-        errors.push({ file: call.file, line: call.line, column: null, message: `module "${call.name}" calls itself (module cycle through ${call.source})` });
+        errors.push({ file: call.file, line: call.line, column: null, message: `module ${JSON.stringify(call.name)} calls itself (module cycle through ${JSON.stringify(call.source)})` });
         continue;
       }
       const child = await loadCalled(childDir, call);

@@ -84,5 +84,11 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
       { source: m.source },
     ),
   );
-  return { base, tree, states, resources, domain, findings, errors, stateKnown: states.length > 0, remoteModules: tree.remoteModules };
+  return { base, tree, states, resources, domain, findings, errors: errors.map(oneLineError), stateKnown: states.length > 0, remoteModules: tree.remoteModules };
+}
+
+/** Every error is one line, whatever names or values it quotes (a label may hold a newline). */
+function oneLineError(e: InputError): InputError {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(e.message) ? { ...e, message: e.message.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === "\n" ? "\\n" : c === "\t" ? " " : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)) } : e;
 }

@@ -9,7 +9,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-
 import { planCertificateFixes, type CaTarget, type CertFixEdit, type CertFixOptions } from "../../core/cert-fix.js";
 import { auditCertificates, timeline, toIsoDay, type Certificate } from "../../core/certs.js";
 import { allowsVersionAtOrAbove, satisfies } from "../../core/provider-version.js";
@@ -22,9 +21,10 @@ import { FileExistsError, writeNewFile } from "../../terraform/fs-atomic.js";
 import { cloudflareLock, parseLockFile } from "../../terraform/lockfile.js";
 import type { ModuleNode } from "../../terraform/modules.js";
 import { readCertificates } from "../../terraform/readers/certificates.js";
-import { loadWorkspace, type Workspace } from "../../terraform/workspace.js";
+import { loadCliWorkspace } from "../workspace.js";
+import type { Workspace } from "../../terraform/workspace.js";
 import { CliError } from "../errors.js";
-import { readStdin, relativeRoot, toolVersion } from "../io.js";
+import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
@@ -73,7 +73,7 @@ export const certsCommand: CommandModule<object, CertsArgs> = {
     const asOf = parseAsOf(argv["as-of"]);
     const target = fixTarget(argv);
     const cwd = process.cwd();
-    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd, readStdin });
+    const ws = await loadCliWorkspace(argv, cwd);
     const resources = ws.resources.filter((r) => CERTIFICATE_RESOURCE_TYPES.has(r.type));
     const certs = readCertificates(resources);
     const findings = auditCertificates(certs, asOf);

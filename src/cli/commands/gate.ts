@@ -13,9 +13,10 @@ import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { LEGACY_DATA_SOURCES } from "../../terraform/inventory.js";
 import { collectProviderInfo, stateOwners, type ProviderInfo, type RootProviders } from "../../terraform/providers.js";
-import { loadWorkspace, type Workspace } from "../../terraform/workspace.js";
+import { loadCliWorkspace } from "../workspace.js";
+import type { Workspace } from "../../terraform/workspace.js";
 import { CliError } from "../errors.js";
-import { readStdin, relativeRoot, toolVersion } from "../io.js";
+import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
@@ -40,7 +41,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
 
-    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd: process.cwd(), readStdin });
+    const ws = await loadCliWorkspace(argv);
     const analysis = analyze(ws.domain, {
       zonePlans,
       stateKnown: ws.stateKnown,

@@ -6,8 +6,8 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { analyze } from "../../core/analyze.js";
 import type { InputError, Ruleset } from "../../core/model.js";
 import { buildReport } from "../../core/report.js";
-import { loadWorkspace } from "../../terraform/workspace.js";
-import { readStdin, relativeRoot, toolVersion } from "../io.js";
+import { loadCliWorkspace } from "../workspace.js";
+import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { CliError } from "../errors.js";
@@ -46,7 +46,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     for (const [zone, id] of Object.entries(rulesetIds)) {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
-    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd, readStdin });
+    const ws = await loadCliWorkspace(argv, cwd);
     const errors: InputError[] = [...ws.errors];
 
     const configRulesets: Record<string, Ruleset> = {};

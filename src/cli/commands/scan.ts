@@ -3,8 +3,8 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { analyze } from "../../core/analyze.js";
 import { buildReport } from "../../core/report.js";
-import { loadWorkspace } from "../../terraform/workspace.js";
-import { readStdin, relativeRoot, toolVersion } from "../io.js";
+import { loadCliWorkspace } from "../workspace.js";
+import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
@@ -16,7 +16,7 @@ export const scanCommand: CommandModule<object, CommonArgs> = {
   builder: (y: Argv) => withOutputOptions(withInputOptions(y), FORMATS, "never") as unknown as Argv<CommonArgs>,
   handler: async (argv: ArgumentsCamelCase<CommonArgs>) => {
     const zonePlans = parseZonePlans(argv["zone-plan"]);
-    const ws = await loadWorkspace({ paths: argv.paths, statePaths: argv.state, cwd: process.cwd(), readStdin });
+    const ws = await loadCliWorkspace(argv);
     const analysis = analyze(ws.domain, {
       zonePlans,
       stateKnown: ws.stateKnown,

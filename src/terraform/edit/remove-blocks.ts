@@ -17,7 +17,7 @@
 // Any other shape (arrays of block objects, duplicate keys on the path) is refused with a message that
 // asks the user to edit that file by hand.
 
-import { parse as hcl2json } from "@cdktn/hcl2json";
+import { loadHcl2Json } from "../parse-pool/pool.js";
 import { locateTopLevelItems, type BlockSpan, type TopLevelItems } from "./tree.js";
 
 export interface BlockTarget {
@@ -142,7 +142,7 @@ const isBlank = (s: string): boolean => /^[ \t\r\n\f\v]*$/.test(s);
 
 async function hclParseOrRefuse(text: string, file: string, when: "before" | "after"): Promise<Record<string, unknown>> {
   try {
-    return (await hcl2json(file, text)) as Record<string, unknown>;
+    return (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
   } catch (e) {
     const msg = (e as Error).message;
     if (when === "before") throw new UnsafeEditError(file, "syntax-error", `Terraform's parser rejects the file: ${msg}`);

@@ -20,7 +20,7 @@
 import { quoteHclString } from "../../core/hcl-string.js";
 import { isDeepStrictEqual } from "node:util";
 
-import { parse as hcl2json } from "@cdktn/hcl2json";
+import { loadHcl2Json } from "../parse-pool/pool.js";
 import type { Node } from "web-tree-sitter";
 
 import { decodeLabel, getHclParser, locateTopLevelBlocks } from "./tree.js";
@@ -197,7 +197,7 @@ function decodeStrict(input: string | Uint8Array, file: string): string {
 
 async function hclParseOrRefuse(text: string, file: string, when: "before" | "after"): Promise<Record<string, unknown>> {
   try {
-    return (await hcl2json(file, text)) as Record<string, unknown>;
+    return (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
   } catch (e) {
     const msg = (e as Error).message;
     if (when === "before") throw new AttributeEditError(file, "syntax-error", `Terraform's parser rejects the file: ${msg}`);

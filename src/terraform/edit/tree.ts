@@ -7,7 +7,7 @@
 
 import { unquoteHclString } from "../../core/hcl-string.js";
 import { createRequire } from "node:module";
-import { Language, Parser, type Node } from "web-tree-sitter";
+import type { Node, Parser } from "web-tree-sitter";
 
 export interface BlockSpan {
   /** Block type: `resource`, `data`, `module`, `locals`, … */
@@ -62,6 +62,8 @@ export function hclGrammarPath(): string {
 export function getHclParser(): Promise<Parser> {
   if (!parserPromise) {
     parserPromise = (async () => {
+      // Loaded on first use: the WASM runtime is not needed to start the CLI.
+      const { Language, Parser } = await import("web-tree-sitter");
       await Parser.init();
       const language = await Language.load(hclGrammarPath());
       const parser = new Parser();

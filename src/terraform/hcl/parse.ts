@@ -35,10 +35,72 @@ export type Hcl2JsonParse = (file: string, text: string) => Promise<Record<strin
 
 const inThread: Hcl2JsonParse = async (file, text) => (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
 
+/**
+ * HashiCorp's parser overflows its stack on nesting a few hundred to ~1,700 levels deep, and the overflow
+ * leaves its Go runtime broken for every later file. No real configuration nests anywhere near this deep,
+ * so a deeper text is refused here, with a position, before it reaches hcl2json.
+ */
+export const MAX_NESTING = 64;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where the nesting of `{ [ (` first goes deeper than MAX_NESTING, or null. Counts inside strings too. */
+export function excessiveNesting(text: string): { line: number; column: number } | null {
+  return nestingScan(text, MAX_NESTING);
+}
+
+/** Where the nesting first goes deeper than `limit`; with `limit` Infinity, where it is deepest. */
+function nestingScan(text: string, limit: number): { line: number; column: number } | null {
+  let deepest: { line: number; column: number } | null = null;
+  let max = 0;
+  let depth = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      line++;
+      lineStart = i + 1;
+    } else if (c === 123 || c === 91 || c === 40) {
+      if (++depth > limit) return { line, column: i - lineStart + 1 };
+      if (depth > max) {
+        max = depth;
+        deepest = { line, column: i - lineStart + 1 };
+      }
+    } else if (c === 125 || c === 93 || c === 41) {
+      if (depth > 0) depth--;
+    }
+  }
+  return limit === Infinity ? deepest : null;
+}
+
+function nestingError(file: string, at: { line: number; column: number }): InputError {
+  return {
+    file,
+    line: at.line,
+    column: at.column,
+    message: `Nesting too deep; brackets, braces and templates nest too deeply here (the limit is ${MAX_NESTING} levels) for the parser to read safely.`,
+  };
+}
+
+/** Every call into hcl2json goes through this guard (this thread or the worker pool), even for a blanked block. */
+function guarded(parse: Hcl2JsonParse): Hcl2JsonParse {
+  return async (file, text) => {
+    const deep = excessiveNesting(text);
+    if (deep) {
+      const e = nestingError(file, deep);
+      throw new Error(`parse config: [${file}:${e.line},${e.column}-${e.column! + 1}: ${e.message}]`);
+    }
+    return parse(file, text);
+  };
+}
+
 /** The whole file through hcl2json (every block, every value), with the structural pass for positions. */
 export async function parseConfigFile(file: string, text: string, judge?: HclJudge): Promise<ParseOutcome> {
   if (file.endsWith(".json")) return parseJsonConfig(file, text);
-  return parseWithHcl2Json(file, text, judge ? (f, t) => judge.parse(f, t) : inThread);
+  const deep = excessiveNesting(text);
+  if (deep) return { ok: false, error: nestingError(file, deep) };
+  return parseWithHcl2Json(file, text, guarded(judge ? (f, t) => judge.parse(f, t) : inThread));
 }
 
 async function parseWithHcl2Json(file: string, text: string, parse: Hcl2JsonParse): Promise<ParseOutcome> {
@@ -46,7 +108,11 @@ async function parseWithHcl2Json(file: string, text: string, parse: Hcl2JsonPars
   try {
     body = await parse(file, text);
   } catch (e) {
-    return { ok: false, error: hclDiagnosticToError(file, e) };
+    // A stack overflow inside the parser still gets a position: where the text nests deepest.
+    if (/Maximum call stack size exceeded/.test(String((e as Error)?.message))) {
+      return { ok: false, error: nestingError(file, nestingScan(text, Infinity) ?? { line: 1, column: 1 }) };
+    }
+    return { ok: false, error: hclDiagnosticToError(file, e, text) };
   }
   const structure = scanStructure(text);
   if (structure.error) {
@@ -77,10 +143,25 @@ export interface SelectiveOptions {
  * therefore hcl2json's own, with the same file, line and column as a full parse gives.
  */
 export async function parseConfigFileSelective(file: string, text: string, opts: SelectiveOptions): Promise<ParseOutcome> {
-  const hcl: Hcl2JsonParse = opts.judge ? (f, t) => opts.judge!.parse(f, t) : inThread;
+  if (!file.endsWith(".json")) {
+    // The fast reader recurses too: refuse what would overflow any recursive reader, before reading.
+    const deep = excessiveNesting(text);
+    if (deep) return { ok: false, error: nestingError(file, deep) };
+  }
+  const hcl: Hcl2JsonParse = guarded(opts.judge ? (f, t) => opts.judge!.parse(f, t) : inThread);
   // JSON syntax is read in full by the JSON reader (fast); so is a file that goes to hcl2json as a whole.
   if (file.endsWith(".json")) return parseJsonConfig(file, text);
-  const fast = fastParse(text, { select: opts.select, skim: opts.skim });
+  // Text decoded from a file is well-formed UTF-16; a lone surrogate (only a caller's string can hold one)
+  // goes to hcl2json whole, whose UTF-8 round trip turns it into U+FFFD the way the full parse does.
+  if (LONE_SURROGATE.test(text)) return parseWithHcl2Json(file, text, hcl);
+  let fast: ReturnType<typeof fastParse>;
+  try {
+    fast = fastParse(text, { select: opts.select, skim: opts.skim });
+  } catch (e) {
+    // The fast reader recurses per nesting level; where it runs out of stack, hcl2json reads the file.
+    if (e instanceof RangeError) return parseWithHcl2Json(file, text, hcl);
+    throw e;
+  }
   // Shapes hcl2json refuses (a block type with and without labels) fail the whole file: let it say so.
   if (!fast.ok || (!opts.skim && labelShapesConflict(fast.blocks))) return parseWithHcl2Json(file, text, hcl);
   const lines = new LineIndex(text);
@@ -90,7 +171,10 @@ export async function parseConfigFileSelective(file: string, text: string, opts:
     try {
       result = await hcl(file, blankedExcept(text, judged, lines));
     } catch (e) {
-      return { ok: false, error: hclDiagnosticToError(file, e) };
+      if (/Maximum call stack size exceeded/.test(String((e as Error)?.message))) {
+        return { ok: false, error: nestingError(file, nestingScan(text, Infinity) ?? { line: 1, column: 1 }) };
+      }
+      return { ok: false, error: hclDiagnosticToError(file, e, text) };
     }
     for (const b of judged) {
       const body = takeBody(result, b);
@@ -160,16 +244,30 @@ export class LineIndex {
 }
 
 /** hcl2json reports `parse config: [file:line,col-col: Summary; Detail.]`, several diagnostics concatenated. */
-export function hclDiagnosticToError(file: string, e: unknown): InputError {
+export function hclDiagnosticToError(file: string, e: unknown, text?: string): InputError {
   const raw = String((e as Error)?.message ?? e).replace(/^parse config: /, "");
   const inner = raw.replace(/^\[/, "").replace(/\]$/, "");
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const m = new RegExp(`${escaped}:(\\d+),(\\d+)(?:-\\d+(?:,\\d+)?)?: `).exec(inner);
-  if (!m) return { file, line: null, column: null, message: oneLine(inner) };
+  if (!m) return { file, line: text === undefined ? null : conversionErrorLine(text), column: null, message: oneLine(inner) };
   const rest = inner.slice(m.index + m[0].length);
   // Keep the first diagnostic's text; later ones start with the file name again.
   const next = rest.search(new RegExp(`\\s${escaped}:\\d+,\\d+`));
   return { file, line: Number(m[1]), column: Number(m[2]), message: oneLine(next === -1 ? rest : rest.slice(0, next)) };
+}
+
+/**
+ * hcl2json's "convert to HCL" failure (one block type used both with and without labels) has no position:
+ * point at the first block whose label count differs from the first block of its type.
+ */
+function conversionErrorLine(text: string): number | null {
+  const first = new Map<string, number>();
+  for (const b of scanStructure(text).blocks) {
+    const n = first.get(b.type);
+    if (n === undefined) first.set(b.type, b.labels.length);
+    else if (n !== b.labels.length) return b.line;
+  }
+  return null;
 }
 
 function oneLine(s: string): string {

@@ -4,6 +4,8 @@
 // (HashiCorp's parser) stays the judge of validity and values; this pass gives positions, which hcl2json
 // has none of, and lets big trees skip files cheaply.
 
+import { quotedStringEnd, unquoteHclString } from "../../core/hcl-string.js";
+
 export interface StructuralBlock {
   type: string;
   labels: string[];
@@ -41,8 +43,9 @@ class ScanError extends Error {
   }
 }
 
-const IDENT_START = /[A-Za-z_]/;
-const IDENT_CHAR = /[A-Za-z0-9_-]/;
+// HCL identifiers are Unicode (UAX #31 ID_Start / ID_Continue) plus `-`, as hclsyntax scans them.
+const IDENT_START = /[\p{ID_Start}_]/u;
+const IDENT_CHAR = /[\p{ID_Continue}_-]/u;
 
 export function scanStructure(text: string): StructuralResult {
   const s = new Scanner(text);
@@ -53,14 +56,14 @@ export function scanStructure(text: string): StructuralResult {
       s.skipTrivia(true);
       if (s.eof()) break;
       const start = s.pos;
-      if (!IDENT_START.test(s.peek())) throw new ScanError(s.pos, `Argument or block definition required; unexpected ${describe(s.peek())}`);
+      if (!IDENT_START.test(s.peekChar())) throw new ScanError(s.pos, `Argument or block definition required; unexpected ${describe(s.peek())}`);
       const type = s.identifier();
       const labels: string[] = [];
       for (;;) {
         s.skipTrivia(false);
         const c = s.peek();
         if (c === '"') labels.push(s.quotedLabel());
-        else if (IDENT_START.test(c)) labels.push(s.identifier());
+        else if (IDENT_START.test(s.peekChar())) labels.push(s.identifier());
         else break;
       }
       s.skipTrivia(false);
@@ -101,38 +104,30 @@ class Scanner {
     return this.pos >= this.text.length;
   }
 
+  /** The whole character at the position (a surrogate pair for astral code points). */
+  peekChar(): string {
+    const cp = this.text.codePointAt(this.pos);
+    return cp === undefined ? "" : String.fromCodePoint(cp);
+  }
+
   peek(offset = 0): string {
     return this.text[this.pos + offset] ?? "";
   }
 
   identifier(): string {
     const start = this.pos;
-    while (this.pos < this.text.length && IDENT_CHAR.test(this.text[this.pos]!)) this.pos++;
+    while (this.pos < this.text.length && IDENT_CHAR.test(this.peekChar())) this.pos += this.peekChar().length;
     return this.text.slice(start, this.pos);
   }
 
   /** A block label: a quoted string without templates. Escapes are decoded. */
   quotedLabel(): string {
     const start = this.pos;
-    this.pos++;
-    let out = "";
-    while (this.pos < this.text.length) {
-      const c = this.text[this.pos]!;
-      if (c === '"') {
-        this.pos++;
-        return out;
-      }
-      if (c === "\n") break;
-      if (c === "\\") {
-        const n = this.text[this.pos + 1] ?? "";
-        out += n === "n" ? "\n" : n === "t" ? "\t" : n === "r" ? "\r" : n;
-        this.pos += 2;
-        continue;
-      }
-      out += c;
-      this.pos++;
-    }
-    throw new ScanError(start, "Unterminated label string");
+    const end = quotedStringEnd(this.text, start);
+    if (end === -1) throw new ScanError(start, "Unterminated label string");
+    this.pos = end + 1;
+    // Decoded as HCL decodes it (\uXXXX, $${ …), so the label matches hcl2json's key.
+    return unquoteHclString(this.text.slice(start + 1, end));
   }
 
   /** Whitespace and comments; newlines too when `newlines` is set. */

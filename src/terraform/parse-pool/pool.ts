@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { parseWithRuntime } from "./runtime.js";
 
 export type Hcl2JsonBody = Record<string, unknown>;
 
@@ -19,12 +20,13 @@ export interface HclJudge {
 }
 
 type Hcl2Json = typeof import("@cdktn/hcl2json");
-let inThread: Promise<Hcl2Json> | null = null;
 
-/** The WASM parser instantiates at import time (~100 ms): load it once, and only when a text needs it. */
-export function loadHcl2Json(): Promise<Hcl2Json> {
-  inThread ??= import("@cdktn/hcl2json");
-  return inThread;
+/**
+ * hcl2json on this thread. `parse` goes through `parseWithRuntime`, which replaces a runtime that died;
+ * the other functions are the current runtime's own.
+ */
+export async function loadHcl2Json(): Promise<Pick<Hcl2Json, "parse">> {
+  return { parse: (file: string, text: string) => parseWithRuntime(file, text) as ReturnType<Hcl2Json["parse"]> };
 }
 
 export class Hcl2JsonError extends Error {}

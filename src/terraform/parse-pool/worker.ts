@@ -1,6 +1,7 @@
 // One hcl2json instance per worker thread: each request is a file name and its text, each answer the
 // parsed body or hcl2json's error message (which carries file:line,col).
 import { parentPort } from "node:worker_threads";
+import { parseWithRuntime } from "./runtime.js";
 
 interface Request {
   id: number;
@@ -8,11 +9,10 @@ interface Request {
   text: string;
 }
 
-const { parse } = await import("@cdktn/hcl2json");
-
 parentPort!.on("message", async (req: Request) => {
   try {
-    const body = await parse(req.file, req.text);
+    // A Go runtime that died is replaced inside parseWithRuntime, so one bad file cannot poison the worker.
+    const body = await parseWithRuntime(req.file, req.text);
     parentPort!.postMessage({ id: req.id, ok: true, body });
   } catch (e) {
     parentPort!.postMessage({ id: req.id, ok: false, message: String((e as Error)?.message ?? e) });
