@@ -1,16 +1,29 @@
 #!/usr/bin/env node
 // The cf-waf-migrate command line. Commands live in ./commands, one file each; this file wires them,
 // and turns every failure into one line on stderr with the contract's exit code.
-import yargs from "yargs";
+import yargs, { type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { apiCommand } from "./commands/api.js";
-import { applyCommand } from "./commands/apply.js";
-import { certsCommand } from "./commands/certs.js";
-import { gateCommand } from "./commands/gate.js";
-import { planCommand } from "./commands/plan.js";
-import { scanCommand } from "./commands/scan.js";
 import { CliError, EXIT_INPUT } from "./errors.js";
 import { toolVersion } from "./io.js";
+
+/**
+ * Each command's module graph (API client, emitters, editors) is loaded only when that command runs, so
+ * start-up pays for one command, not six. `--help` without a command loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<CommandModule<any, any>>> = {
+  scan: async () => (await import("./commands/scan.js")).scanCommand,
+  plan: async () => (await import("./commands/plan.js")).planCommand,
+  gate: async () => (await import("./commands/gate.js")).gateCommand,
+  certs: async () => (await import("./commands/certs.js")).certsCommand,
+  apply: async () => (await import("./commands/apply.js")).applyCommand,
+  api: async () => (await import("./commands/api.js")).apiCommand,
+};
+
+async function commandsFor(argv: string[]): Promise<CommandModule<any, any>[]> {
+  const first = argv.find((a) => !a.startsWith("-"));
+  const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  return Promise.all(names.map((n) => COMMANDS[n]!()));
+}
 
 /**
  * yargs reads a lone `-` after an option as a positional; `--state -` (stdin) must stay the option's value,
@@ -35,12 +48,7 @@ export async function main(rawArgv: string[]): Promise<void> {
     await yargs(argv)
       .scriptName("cf-waf-migrate")
       .usage("$0 <command> [options]\n\nFind, plan and gate the move from Cloudflare's previous WAF to cloudflare_ruleset.")
-      .command(scanCommand)
-      .command(planCommand)
-      .command(gateCommand)
-      .command(certsCommand)
-      .command(applyCommand)
-      .command(apiCommand)
+      .command(await commandsFor(argv))
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
       .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")
       .strict()
