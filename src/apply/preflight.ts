@@ -2,7 +2,8 @@
 // memory: it becomes the backup), read the configuration with that state (or --state FILE), analyse,
 // list the live state, and compute this root module's migration: the imports, the state removals and
 // the block edits. Every precondition is checked here, so a refusal leaves everything as it was.
-import { readFile, stat } from "node:fs/promises";
+import { collectProviderInfo, rulesetSyntaxMajor } from "../terraform/providers.js";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { configAddressOf, parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analyze.js";
@@ -12,7 +13,6 @@ import type { Ruleset, ZonePlan } from "../core/model.js";
 import type { ConfigResource } from "../terraform/config.js";
 import { configAddressFor, LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
 import { buildRemoval } from "../terraform/legacy-removal.js";
-import { cloudflareLock, parseLockFile } from "../terraform/lockfile.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
@@ -79,7 +79,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   }
   if (reasons.length) throw new ApplyRefusedError(reasons.map((r) => `cannot read the input: ${r}`));
 
-  const providerMajor = input.providerMajor ?? (await detectProviderMajor(ws));
+  const providerMajor = input.providerMajor ?? rulesetSyntaxMajor(await collectProviderInfo(ws.tree, ws.base));
   const options: AnalyzeOptions = {
     zonePlans: input.zonePlans,
     rulesetIds: input.rulesetIds,
@@ -201,27 +201,6 @@ export function legacyLeftInState(liveState: readonly string[], migration: Migra
     const p = safeParse(a);
     return p !== null && blocks.has(configAddressOf(p));
   });
-}
-
-/** The provider's major version from a root's lock file (3 writes the provider-4 syntax), else 4. */
-async function detectProviderMajor(ws: Workspace): Promise<4 | 5> {
-  for (const root of ws.tree.roots) {
-    let text: string;
-    try {
-      text = await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8");
-    } catch {
-      continue;
-    }
-    try {
-      const lock = cloudflareLock(await parseLockFile(text));
-      const major = lock?.version ? Number(lock.version.split(".")[0]) : NaN;
-      if (major >= 5) return 5;
-      if (major >= 3) return 4;
-    } catch {
-      // unreadable lock file: the default syntax
-    }
-  }
-  return 4;
 }
 
 /** --chdir, or the single scanned directory. */

@@ -14,10 +14,9 @@ import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
 import { buildRemoval } from "../terraform/legacy-removal.js";
-import { cloudflareLock, parseLockFile } from "../terraform/lockfile.js";
+import { lockedVersions, type ProviderInfo } from "../terraform/providers.js";
 import type { Workspace } from "../terraform/workspace.js";
 import { CliError } from "./errors.js";
-import { readFile } from "node:fs/promises";
 
 const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
 export const ARTIFACTS = {
@@ -53,6 +52,7 @@ export async function assemblePlan(input: {
   fromCfTerraforming: string | null;
   /** --out-dir as the user wrote it, for the commands that refer to the artifacts. */
   outDir: string | null;
+  providerInfo: ProviderInfo;
 }): Promise<AssembledPlan> {
   const { ws, analysis, providerMajor } = input;
   const errors: InputError[] = [];
@@ -67,7 +67,7 @@ export async function assemblePlan(input: {
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
 
-  const removedBlocksOffered = await removedBlocksApply(ws);
+  const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
   const zoneRulesets = await Promise.all(analysis.zones.map((z) => rulesetHclFor(z, providerMajor, input.extracted, analysis)));
   const rulesetTf = zoneRulesets.join("\n");
   const importsTf = importsFile(analysis.zones);
@@ -170,19 +170,10 @@ function importsFile(zones: ZoneAnalysis[]): string {
  * `removed {}` (Terraform >= 1.7) needs the provider to still have the legacy schema, i.e. a lock on
  * <= 3.35. The Terraform version comes from the state (the version that last wrote it).
  */
-async function removedBlocksApply(ws: Workspace): Promise<boolean> {
+function removedBlocksApply(ws: Workspace, info: ProviderInfo): boolean {
   const tfVersions = ws.states.map((s) => s.terraformVersion).filter((v): v is string => !!v);
   const tfOk = tfVersions.some((v) => safeCompare(v, "1.7.0") >= 0);
-  if (!tfOk) return false;
-  for (const root of ws.tree.roots) {
-    try {
-      const lock = cloudflareLock(await parseLockFile(await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8")));
-      if (lock?.version && safeCompare(lock.version, LAST_LEGACY_PROVIDER_VERSION) <= 0) return true;
-    } catch {
-      // no lock file, or unreadable: removed {} is not offered
-    }
-  }
-  return false;
+  return tfOk && lockedVersions(info).some((v) => safeCompare(v, LAST_LEGACY_PROVIDER_VERSION) <= 0);
 }
 
 function safeCompare(a: string, b: string): number {

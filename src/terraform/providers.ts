@@ -558,3 +558,16 @@ export function workspaceProviderMajor(info: ProviderInfo): 3 | 4 | 5 | null {
   const majors = new Set(info.roots.map(rootProviderMajor).filter((m): m is 3 | 4 | 5 => m !== null));
   return majors.size === 1 ? [...majors][0]! : null;
 }
+
+/**
+ * The ruleset syntax and import id form a plan writes: 5 when the lock or the constraints say provider 5,
+ * else 4 (a 3.x workspace gets the provider-4 block syntax, which 3.35 reads too).
+ */
+export function rulesetSyntaxMajor(info: ProviderInfo): 4 | 5 {
+  return workspaceProviderMajor(info) === 5 ? 5 : 4;
+}
+
+/** The locked Cloudflare provider versions of the run's roots. */
+export function lockedVersions(info: ProviderInfo): string[] {
+  return info.roots.map((r) => r.lock?.version).filter((v): v is string => !!v);
+}

@@ -11,6 +11,7 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { CliError } from "../errors.js";
+import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming.js";
 import { assemblePlan, writeArtifacts } from "../plan-artifacts.js";
@@ -72,7 +73,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       }
     }
 
-    const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? (await detectProviderMajor(ws));
+    const providerInfo = await collectProviderInfo(ws.tree, ws.base);
+    const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? rulesetSyntaxMajor(providerInfo);
     const baseAnalysis = analyze(ws.domain, {
       zonePlans,
       rulesetIds,
@@ -87,7 +89,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       ? analyze(ws.domain, { zonePlans, rulesetIds, configRulesets, providerMajor, stateKnown: ws.stateKnown, rulesetResourceNames: names, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) })
       : baseAnalysis;
 
-    const plan = await assemblePlan({ ws, analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null });
+    const plan = await assemblePlan({ ws, analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null, providerInfo });
     errors.push(...plan.errors);
     const report = buildReport({
       version: toolVersion(),
@@ -124,24 +126,3 @@ function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Recor
   return names;
 }
 
-/** The provider's major version from the root's lock file (3 writes the provider-4 syntax), else 4. */
-async function detectProviderMajor(ws: { tree: { roots: { dir: { dir: string } }[] } }): Promise<4 | 5> {
-  const { parseLockFile, cloudflareLock } = await import("../../terraform/lockfile.js");
-  for (const root of ws.tree.roots) {
-    let text: string;
-    try {
-      text = await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8");
-    } catch {
-      continue;
-    }
-    try {
-      const lock = cloudflareLock(await parseLockFile(text));
-      const major = lock?.version ? Number(lock.version.split(".")[0]) : NaN;
-      if (major >= 5) return 5;
-      if (major >= 3) return 4;
-    } catch {
-      // An unreadable lock file is reported by the gate; the plan falls back to the default syntax.
-    }
-  }
-  return 4;
-}
