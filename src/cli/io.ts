@@ -27,7 +27,7 @@ export function toolVersion(): string {
  * Writes a report file atomically (temp file + rename), so a reader never sees half a report; replacing a
  * Terraform configuration or state file (a mistyped --output) keeps a `.backup` copy of it first.
  */
-export async function writeReportFile(file: string, content: string): Promise<void> {
+export async function writeReportFile(file: string, content: string | Iterable<string>): Promise<void> {
   const abs = path.resolve(file);
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFileAtomic(abs, content, { backup: /\.(tf|tf\.json|tfstate|tfstate\.backup)$/.test(abs) });

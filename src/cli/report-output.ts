@@ -2,17 +2,18 @@
 import type { FailOn, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { RENDERERS } from "../render/index.js";
-import { renderJson } from "../render/json.js";
+import { renderJsonChunks } from "../render/json.js";
 import { shouldColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
 import { CliError, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK } from "./errors.js";
 import { writeReportFile } from "./io.js";
 import { resolveOutputs, type Format } from "./options.js";
 
-export type Renderer = (report: Report, ctx: { color: boolean; title: string }) => string;
+/** A rendered report: one string, or pieces written in order (large JSON reports). */
+export type Renderer = (report: Report, ctx: { color: boolean; title: string }) => string | Iterable<string>;
 
 const renderers: Partial<Record<Format, Renderer>> = {
-  json: (r) => renderJson(r),
+  json: (r) => renderJsonChunks(r),
   text: (r, ctx) => renderText(r, { color: ctx.color, title: ctx.title }),
   ...RENDERERS,
 };
@@ -34,8 +35,21 @@ export async function emitReport(
     const color = t.file === null && shouldColor(isTTY, process.env);
     const text = render(report, { color, title: opts.title });
     if (t.file !== null) await writeReportFile(t.file, text);
-    else process.stdout.write(text);
+    else await writeStdout(text);
   }
+}
+
+/** Writes to stdout piece by piece, waiting for the pipe to drain so memory stays flat. */
+async function writeStdout(text: string | Iterable<string>): Promise<void> {
+  const pieces = typeof text === "string" ? [text] : text;
+  let batch = "";
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length < 1 << 16) continue;
+    if (!process.stdout.write(batch)) await new Promise<void>((resolve) => process.stdout.once("drain", resolve));
+    batch = "";
+  }
+  if (batch) process.stdout.write(batch);
 }
 
 /** 2 when input could not be read, else 1 when a finding trips --fail-on, else 0. */

@@ -93,7 +93,7 @@ async function syncDir(dir: string, fs: AtomicFs): Promise<void> {
  */
 export async function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | Iterable<string>,
   opts: WriteAtomicOptions = {},
 ): Promise<WriteAtomicResult> {
   const fs = opts.fs ?? defaultFs;
@@ -112,7 +112,8 @@ export async function writeFileAtomic(
     const handle = await fs.open(tmp, "wx", mode ?? 0o666);
     created = true;
     try {
-      await handle.writeFile(data);
+      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+      else await writeBatched(handle, data);
       await handle.sync();
     } finally {
       await handle.close();
@@ -126,6 +127,19 @@ export async function writeFileAtomic(
   }
   await syncDir(dir, fs);
   return { backupPath };
+}
+
+/** Pieces of text written in batches of about 1 MB: a large report never becomes one string. */
+async function writeBatched(handle: { write(s: string): Promise<unknown> }, pieces: Iterable<string>): Promise<void> {
+  let batch = "";
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length >= 1 << 20) {
+      await handle.write(batch);
+      batch = "";
+    }
+  }
+  if (batch) await handle.write(batch);
 }
 
 export interface WriteNewFileOptions {
@@ -156,7 +170,8 @@ export async function writeNewFile(path: string, data: string | Uint8Array, opts
     const handle = await fs.open(tmp, "wx", 0o666);
     created = true;
     try {
-      await handle.writeFile(data);
+      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+      else await writeBatched(handle, data);
       await handle.sync();
     } finally {
       await handle.close();
