@@ -177,7 +177,9 @@ function attributesOf(inst: Record<string, unknown> | undefined): Record<string,
 /** `terraform show -json`: `values.root_module` with `resources[]` and nested `child_modules[]`. */
 function fromShowJson(d: Record<string, unknown>, display: string): StateOutcome {
   const instances: StateInstance[] = [];
-  const values = d.values as Record<string, unknown> | undefined;
+  // `terraform show -json` of a state has `values`; of a saved plan, the state it was made from is `prior_state`.
+  const prior = d.prior_state as Record<string, unknown> | null | undefined;
+  const values = (d.values ?? prior?.values) as Record<string, unknown> | undefined;
   const walk = (mod: Record<string, unknown> | undefined): string | null => {
     if (!mod) return null;
     for (const r of (Array.isArray(mod.resources) ? mod.resources : []) as Record<string, unknown>[]) {

@@ -45,6 +45,16 @@ describe("state reader", () => {
     ]);
   });
 
+  it("reads the prior state of `terraform show -json PLANFILE`", () => {
+    const plan = {
+      format_version: "1.2",
+      planned_values: { root_module: {} },
+      prior_state: { format_version: "1.0", values: { root_module: { resources: [{ address: "cloudflare_waf_rule.r[0]", mode: "managed", type: "cloudflare_waf_rule", name: "r", index: 0, values: { mode: "block" } }] } } },
+    };
+    const out = parseStateText(JSON.stringify(plan), "plan.json");
+    expect(out.ok && out.state.instances.map((i) => i.address)).toEqual(["cloudflare_waf_rule.r[0]"]);
+  });
+
   it("an empty show -json (no resources) is an empty state", () => {
     const out = parseStateText('{"format_version":"1.0"}', "s.json");
     expect(out.ok && out.state.instances).toEqual([]);
