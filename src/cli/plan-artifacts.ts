@@ -162,7 +162,18 @@ function importsFile(zones: ZoneAnalysis[]): string {
   const parts: string[] = [];
   const incomplete = zones.some((z) => z.zone.imports.some((i) => i.id.includes(RULESET_ID_PLACEHOLDER)));
   if (incomplete) parts.push(`# Replace ${RULESET_ID_PLACEHOLDER} with the id from \`cf-waf-migrate api entrypoint --zone <zone>\` before planning.\n`);
-  for (const z of zones) for (const i of z.zone.imports) parts.push(emitImportBlock(i.to, i.id));
+  for (const z of zones) {
+    for (const i of z.zone.imports) {
+      const block = emitImportBlock(i.to, i.id);
+      // Config only: the zone id is an expression. A root-module zone reference is one an import {} block can
+      // evaluate, so the literal quoting's `$${…}` turns back into an interpolation; anything else (a module's
+      // var.zone_id) means nothing at the root and becomes a placeholder to fill in.
+      const escaped = "$${" + z.zone.zoneId + "}";
+      if (isLiteralZoneId(z.zone.zoneId)) parts.push(block);
+      else if (/^cloudflare_zone\.[\w-]+\.id$/.test(z.zone.zoneId)) parts.push(block.replace(escaped, "${" + z.zone.zoneId + "}"));
+      else parts.push(`# ${z.zone.zoneId} is only known inside its module: put the zone id here.\n` + block.replace(escaped, "<ZONE_ID>"));
+    }
+  }
   return parts.join("\n");
 }
 

@@ -221,6 +221,15 @@ describe("cf-waf-migrate plan", () => {
     expect(unresolved.details.configAddresses).toContain("module.waf.cloudflare_waf_group.off");
   });
 
+  it("config only: imports.tf interpolates a root zone reference and leaves a module's var.zone_id as a placeholder", async () => {
+    const out = tempDir();
+    await runCli(["plan", MZ, "--out-dir", out, "--format", "json"]);
+    const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
+    const parsed = (await parse("imports.tf", imports)) as { import: { to: string; id: string }[] };
+    const ids = parsed.import.map((i) => i.id).sort();
+    expect(ids).toEqual(["zone/${cloudflare_zone.blog.id}/<RULESET_ID>", "zone/${cloudflare_zone.shop.id}/<RULESET_ID>", "zone/<ZONE_ID>/<RULESET_ID>"]);
+  });
+
   it("the report stays the scan report plus the plan (golden JSON)", async () => {
     const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--format", "json"], { cwd: MZ });
     expect(r.exitCode).toBe(0);
