@@ -115,6 +115,8 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   }
   const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names }));
   const findings: Finding[] = analyses.flatMap((a) => a.findings);
+  // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
+  for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs));
   for (const ds of inv.legacyDataSources) {
     findings.push(
       finding(
@@ -149,25 +151,28 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
   // Rulesets and zone resources only join zones that are already in the migration's scope.
   for (const rs of inv.rulesets) byZone.get(rs.ref.zoneId ?? UNKNOWN_ZONE)?.rulesets.push(rs);
   for (const zr of inv.zones) {
-    for (const key of [zr.id, zr.ref.zoneId]) {
+    // By id (state), by the reference config uses, or by domain name (old `zone = "example.com"` resources).
+    for (const key of [zr.id, zr.ref.zoneId, zr.name]) {
       const z = key ? byZone.get(key) : undefined;
       if (z && !z.zone) z.zone = zr;
     }
   }
   // A zone known both by its id and by the expression naming its resource (config only) is one zone.
+  // The same zone reached by its domain name (old `zone = "…"` resources) is merged the same way.
   for (const zr of inv.zones) {
     if (!zr.id) continue;
-    const exprKey = `${zr.ref.configAddress}.id`;
-    const byExpr = byZone.get(exprKey);
-    const byId = byZone.get(zr.id);
-    if (byExpr && byId && byExpr !== byId) {
-      mergeInto(byId, byExpr);
-      byZone.delete(exprKey);
-    } else if (byExpr && !byId) {
-      byZone.delete(exprKey);
-      byExpr.zoneId = zr.id;
-      byExpr.zone = zr;
-      byZone.set(zr.id, byExpr);
+    for (const alias of [`${zr.ref.configAddress}.id`, zr.name]) {
+      if (!alias || alias === zr.id) continue;
+      const byAlias = byZone.get(alias);
+      const byId = byZone.get(zr.id);
+      if (!byAlias || byAlias === byId) continue;
+      byZone.delete(alias);
+      if (byId) mergeInto(byId, byAlias);
+      else {
+        byAlias.zoneId = zr.id;
+        byAlias.zone = zr;
+        byZone.set(zr.id, byAlias);
+      }
     }
   }
   return [...byZone.values()].sort((a, b) => a.zoneId.localeCompare(b.zoneId));
@@ -304,18 +309,6 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
         { ref: rs.ref, zoneId },
       ),
     );
-    for (const rule of rs.rules) {
-      if (rule.action && !["execute", "skip", "log"].includes(rule.action)) {
-        findings.push(
-          finding(
-            "RULESET_INVALID_ACTION",
-            `${rs.ref.address} has a rule with action "${rule.action}", which the ${MANAGED_PHASE} phase does not accept (use "skip" for exceptions, "execute" for managed rulesets)`,
-            { ref: rs.ref, zoneId },
-            { action: rule.action, expression: rule.expression },
-          ),
-        );
-      }
-    }
   }
 
   if (!validationAvailable(plan)) {
@@ -385,6 +378,23 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     }
   }
   return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetResourceName: name, rulesetId };
+}
+
+/** Actions the `http_request_firewall_managed` phase accepts: exceptions, managed rulesets, and log. */
+const MANAGED_PHASE_ACTIONS = new Set(["execute", "skip", "log"]);
+
+function invalidActionFindings(rs: ExistingRuleset): Finding[] {
+  if (rs.phase !== MANAGED_PHASE) return [];
+  return rs.rules
+    .filter((rule) => rule.action && !MANAGED_PHASE_ACTIONS.has(rule.action))
+    .map((rule) =>
+      finding(
+        "RULESET_INVALID_ACTION",
+        `${rs.ref.address} has a rule with action "${rule.action}", which the ${MANAGED_PHASE} phase does not accept (use "skip" for exceptions, "execute" for managed rulesets)`,
+        { ref: rs.ref },
+        { action: rule.action, expression: rule.expression },
+      ),
+    );
 }
 
 function pushModeFinding(

@@ -132,7 +132,8 @@ function configZoneId(entry: ConfigEntry, stateLookup: (configAddress: string) =
   const body = entry.resource.body;
   // A zone not yet in state is known by the reference other resources use for it.
   if (entry.resource.type === "cloudflare_zone") return `${entry.configAddress}.id`;
-  const v = body.zone_id;
+  // Provider 1.x/2.x resources named the zone by its domain (`zone = "example.com"`) instead of zone_id.
+  const v = body.zone_id ?? body.zone;
   if (v === undefined) return null;
   const lit = literalString(v);
   if (lit !== null) return lit;

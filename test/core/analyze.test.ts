@@ -108,6 +108,28 @@ describe("analyze: zones, findings, ruleset", () => {
     expect(codes(five)).not.toContain("RULESET_ID_UNKNOWN");
   });
 
+  it("a hand-migrated managed-phase ruleset with a bypass rule is reported even when no legacy resource remains", () => {
+    const inv = empty();
+    inv.rulesets.push({
+      ref: ref("cloudflare_ruleset.managed", Z2),
+      kind: "zone",
+      phase: "http_request_firewall_managed",
+      name: "default",
+      rules: [{ action: "bypass", expression: "true", description: null }, { action: "execute", expression: "true", description: null }],
+    });
+    const r = analyze(inv);
+    expect(r.zones).toEqual([]);
+    expect(r.findings.map((f) => [f.code, f.address])).toEqual([["RULESET_INVALID_ACTION", "cloudflare_ruleset.managed"]]);
+  });
+
+  it("old resources that name the zone by its domain join the zone resource with that name", () => {
+    const inv = empty();
+    inv.packages.push(pkg("cloudflare_waf_package.old", "high", "block", "shop.example.com"));
+    inv.zones.push(zone(Z1, "business", "shop.example.com"));
+    const r = analyze(inv);
+    expect(r.zones.map((z) => [z.zone.zoneId, z.zone.plan])).toEqual([[Z1, "business"]]);
+  });
+
   it("two zones never share a generated resource name", () => {
     const inv = empty();
     inv.packages.push(pkg("cloudflare_waf_package.a", "high", "block", "var.zone_id"), pkg("module.x.cloudflare_waf_package.a", "high", "block", "local.zone_id"));
