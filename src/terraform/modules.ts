@@ -6,7 +6,7 @@
 // at any depth) a directory that matters. Directories that matter are read with `fast`; the others give
 // only their module calls, which is all the tree needs from them. `fullParse` reads everything with
 // hcl2json instead, as before.
-import { readdir } from "node:fs/promises";
+import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { InputError } from "../core/model.js";
 import { displayPath, isLocalSource, loadModuleDir, type LoadOptions, type ModuleCall, type ModuleDir } from "./config.js";
@@ -160,7 +160,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     return mod;
   };
 
-  const visit = async (node: ModuleNode, depth: number, stack: string[]): Promise<void> => {
+  const visit = async (node: ModuleNode, depth: number, stack: string[], installed: Map<string, string>): Promise<void> => {
     tree.nodes.push(node);
     for (const call of node.dir.moduleCalls) {
       const childPath = node.path ? `${node.path}.module.${call.name}` : `module.${call.name}`;
@@ -168,25 +168,32 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
         errors.push({ file: call.file, line: call.line, column: null, message: `module ${JSON.stringify(call.name)} has no literal source` });
         continue;
       }
-      if (!isLocalSource(call.source)) {
-        tree.remoteModules.push({ path: childPath, source: call.source, file: call.file, line: call.line });
-        continue;
+      let childDir: string;
+      if (isLocalSource(call.source)) childDir = path.resolve(node.dir.dir, call.source);
+      else {
+        // A registry or git module is followed where `terraform init` installed it; otherwise only state sees it.
+        const key = childPath.replace(/(^|\.)module\./g, "$1").replace(/^\./, "");
+        const dir = installed.get(key);
+        if (!dir) {
+          tree.remoteModules.push({ path: childPath, source: call.source, file: call.file, line: call.line });
+          continue;
+        }
+        childDir = dir;
       }
-      const childDir = path.resolve(node.dir.dir, call.source);
       if (stack.includes(childDir) || depth >= MAX_DEPTH) {
         errors.push({ file: call.file, line: call.line, column: null, message: `module ${JSON.stringify(call.name)} calls itself (module cycle through ${JSON.stringify(call.source)})` });
         continue;
       }
       const child = await loadCalled(childDir, call);
       if (!child) continue;
-      await visit({ path: childPath, dir: child, call, parent: node }, depth + 1, [...stack, childDir]);
+      await visit({ path: childPath, dir: child, call, parent: node }, depth + 1, [...stack, childDir], installed);
     }
   };
 
   for (const d of rootDirs) {
     const root: ModuleNode = { path: "", dir: dirs.get(d)!, call: null, parent: null };
     tree.roots.push(root);
-    await visit(root, 0, [d]);
+    await visit(root, 0, [d], await installedModules(d));
   }
   return tree;
 }
@@ -232,5 +239,29 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Modules `terraform init` installed for a root: `.terraform/modules/modules.json` maps each call's key
+ * (`waf`, `waf.inner`) to its directory, relative to the root. Absent or unreadable: no installed modules.
+ */
+export async function installedModules(rootDir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let doc: { Modules?: { Key?: unknown; Dir?: unknown }[] };
+  try {
+    doc = JSON.parse(await readFile(path.join(rootDir, ".terraform", "modules", "modules.json"), "utf8"));
+  } catch {
+    return out;
+  }
+  for (const m of Array.isArray(doc?.Modules) ? doc.Modules : []) {
+    if (typeof m?.Key !== "string" || m.Key === "" || typeof m.Dir !== "string") continue;
+    const dir = path.resolve(rootDir, m.Dir);
+    try {
+      if ((await stat(dir)).isDirectory()) out.set(m.Key, dir);
+    } catch {
+      // listed but not on disk (a stale modules.json): not followed
+    }
+  }
   return out;
 }

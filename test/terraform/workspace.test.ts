@@ -53,3 +53,26 @@ describe("workspace: config + state joined", () => {
     expect(ws.resources.find((r) => r.address === "cloudflare_zone.shop")?.file).toBe("testdata/multi-zone/main.tf");
   });
 });
+
+describe("modules installed by terraform init", () => {
+  it("a registry module is followed where .terraform/modules/modules.json puts it", async () => {
+    const { copyFixture } = await import("../support/workdir.js");
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const work = copyFixture("split-stacks");
+    const root = path.join(work, "legacy-waf");
+    mkdirSync(path.join(root, ".terraform/modules/waf_exceptions"), { recursive: true });
+    writeFileSync(
+      path.join(root, ".terraform/modules/modules.json"),
+      JSON.stringify({ Modules: [{ Key: "", Source: "", Dir: "." }, { Key: "waf_exceptions", Source: "app.terraform.io/example/waf-exceptions/cloudflare", Version: "1.4.2", Dir: ".terraform/modules/waf_exceptions" }] }),
+    );
+    writeFileSync(
+      path.join(root, ".terraform/modules/waf_exceptions/main.tf"),
+      'variable "zone_id" {\n  type = string\n}\n\nresource "cloudflare_waf_rule" "exception" {\n  zone_id = var.zone_id\n  rule_id = "100008"\n  mode    = "disable"\n}\n',
+    );
+    const ws = await loadWorkspace({ paths: ["."], statePaths: ["terraform.tfstate"], cwd: root, readStdin: noStdin });
+    expect(ws.errors).toEqual([]);
+    expect(ws.remoteModules).toEqual([]);
+    const r = ws.resources.find((x) => x.address === "module.waf_exceptions.cloudflare_waf_rule.exception")!;
+    expect(r).toMatchObject({ inConfig: true, inState: true, file: ".terraform/modules/waf_exceptions/main.tf", line: 5 });
+  });
+});
