@@ -76,10 +76,6 @@ export class KnownIssue extends Error {
 
 /** @type {Record<string, { owner: string; what: string; matchError?: (e: any) => boolean }>} */
 export const KNOWN_ISSUES = {
-  "state-invalid-names-accepted": {
-    owner: "src/terraform/state.ts (addV4Resource)",
-    what: "a v4 state whose resource type or name is not an identifier (a stray character inside it) is read, and its instance gets an address no command can name; such a state is corrupt and could be refused",
-  },
 };
 
 /** Throws the known issue an error entry is an instance of, if any. @param {any} error */

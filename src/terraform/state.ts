@@ -53,6 +53,8 @@ export interface ReadStateOptions {
 }
 
 /** `source` is a path (resolved against `cwd`) or `-` for standard input; errors name it as given. */
+const IDENTIFIER = /^[\p{ID_Start}_][\p{ID_Continue}_-]*$/u;
+
 export async function readStateSource(source: string, stdin: () => Promise<Buffer>, cwd: string = process.cwd(), opts: ReadStateOptions = {}): Promise<StateOutcome> {
   const display = source === "-" ? "<stdin>" : source;
   const file = path.resolve(cwd, source);
@@ -137,6 +139,8 @@ export function addV4Resource(r: Record<string, unknown>, out: StateInstance[]):
   if (!r || typeof r !== "object") return "malformed resource entry in state";
   const { type, name } = r as { type?: unknown; name?: unknown };
   if (typeof type !== "string" || typeof name !== "string") return "resource entry without type or name in state";
+  // A name that is not an identifier could never be addressed by a command: the state is corrupt.
+  if (!IDENTIFIER.test(type) || !IDENTIFIER.test(name)) return `malformed resource ${JSON.stringify(`${type}.${name}`)} in state (not a Terraform identifier)`;
   const mode = r.mode === "data" ? "data" : "managed";
   const module = typeof r.module === "string" ? r.module : "";
   let modules;
