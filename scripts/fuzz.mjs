@@ -65,7 +65,8 @@ async function loadImpl() {
     dist("core/page-rule-pattern.js"),
     dist("core/expression-eval.js"),
     dist("terraform/workspace.js"),
-    import("@cdktn/hcl2json"),
+    // hcl2json through the project's runtime holder: a Go runtime that dies is replaced, as in the CLI.
+    dist("terraform/parse-pool/runtime.js"),
   ]);
   let hcl2parser;
   try {
@@ -77,7 +78,7 @@ async function loadImpl() {
     parseConfigFile: parse.parseConfigFile,
     parseConfigFileSelective: parse.parseConfigFileSelective,
     scanStructure: structure.scanStructure,
-    hcl2json: hcl2json.parse,
+    hcl2json: hcl2json.parseWithRuntime,
     hcl2parser,
     parseStateText: state.parseStateText,
     formatAddress: address.formatAddress,

@@ -114,7 +114,7 @@ class AddressParser {
   }
 
   identifier(): string {
-    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(this.text.slice(this.pos));
+    const m = /^[\p{ID_Start}_][\p{ID_Continue}_-]*/u.exec(this.text.slice(this.pos));
     if (!m) this.fail("expected a name");
     this.pos += m![0].length;
     return m![0];

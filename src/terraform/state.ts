@@ -153,6 +153,8 @@ export function addV4Resource(r: Record<string, unknown>, out: StateInstance[]):
   for (const inst of (Array.isArray(r.instances) ? r.instances : []) as Record<string, unknown>[]) {
     if (inst?.deposed) continue; // a deposed object is not an instance of its own in `state list`
     const key = inst?.index_key;
+    // count keys are whole numbers; anything else cannot be a Terraform instance key.
+    if (typeof key === "number" && !(Number.isSafeInteger(key) && key >= 0)) return `malformed index_key ${key} of ${type}.${name} in state`;
     const parsed: ParsedAddress = { modules, mode, type, name };
     if (typeof key === "number" || typeof key === "string") parsed.key = key;
     out.push({

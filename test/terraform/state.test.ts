@@ -69,6 +69,7 @@ describe("state reader", () => {
     ['{"serial": 1}', /not a Terraform state/],
     ['{"version": 4, "resources": [{"type": 1}]}', /without type or name/],
     ['{"version": 4, "resources": [{"mode": "managed", "type": "cloudflare_waf_rule", "name": "r ]x", "instances": []}]}', /malformed resource/],
+    ['{"version": 4, "resources": [{"mode": "managed", "type": "cloudflare_waf_rule", "name": "r", "instances": [{"index_key": 1.5, "attributes": {}}]}]}', /malformed index_key 1.5/],
   ])("refuses bad state %j with a one-line message", (text, message) => {
     const out = parseStateText(text, "bad.tfstate");
     expect(out.ok).toBe(false);
