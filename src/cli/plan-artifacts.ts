@@ -4,7 +4,7 @@ import { access, chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
-import { LAST_LEGACY_PROVIDER_VERSION, compareVersions, parseVersion } from "../core/provider-version.js";
+import { removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
 import { buildPlanSteps } from "../plan/steps.js";
 import { renderJson } from "../render/json.js";
@@ -177,22 +177,10 @@ function importsFile(zones: ZoneAnalysis[]): string {
   return parts.join("\n");
 }
 
-/**
- * `removed {}` (Terraform >= 1.7) needs the provider to still have the legacy schema, i.e. a lock on
- * <= 3.35. The Terraform version comes from the state (the version that last wrote it).
- */
 function removedBlocksApply(ws: Workspace, info: ProviderInfo): boolean {
+  // The Terraform version is the one that last wrote the state.
   const tfVersions = ws.states.map((s) => s.terraformVersion).filter((v): v is string => !!v);
-  const tfOk = tfVersions.some((v) => safeCompare(v, "1.7.0") >= 0);
-  return tfOk && lockedVersions(info).some((v) => safeCompare(v, LAST_LEGACY_PROVIDER_VERSION) <= 0);
-}
-
-function safeCompare(a: string, b: string): number {
-  try {
-    return compareVersions(parseVersion(a), parseVersion(b));
-  } catch {
-    return -1;
-  }
+  return removedBlocksEligible(tfVersions, lockedVersions(info));
 }
 
 export async function writeArtifacts(

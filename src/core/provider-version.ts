@@ -505,3 +505,24 @@ export function decideProviderUpgrade(input: ProviderUpgradeInput): ProviderUpgr
   }
   return { blocked, reason, allowsLegacyRemoval, lockedHasLegacySchema };
 }
+
+/** Terraform learned `removed {}` blocks in 1.7. */
+export const REMOVED_BLOCK_TERRAFORM = "1.7.0";
+
+/**
+ * `removed {}` can replace `terraform state rm` only while Terraform is at least 1.7 and the locked provider
+ * still has the legacy schema (<= 3.35): the block needs the provider to read the resources it forgets.
+ * Versions that do not parse count as neither.
+ */
+export function removedBlocksEligible(terraformVersions: readonly string[], lockedProviderVersions: readonly string[]): boolean {
+  const cmp = (a: string, b: string): number | null => {
+    try {
+      return compareVersions(a, b);
+    } catch {
+      return null;
+    }
+  };
+  const tfOk = terraformVersions.some((v) => (cmp(v, REMOVED_BLOCK_TERRAFORM) ?? -1) >= 0);
+  const schemaOk = lockedProviderVersions.some((v) => (cmp(v, LAST_LEGACY_PROVIDER_VERSION) ?? 1) <= 0);
+  return tfOk && schemaOk;
+}

@@ -9,6 +9,7 @@ import {
   isSatisfiable,
   parseConstraint,
   parseVersion,
+  removedBlocksEligible,
   satisfies,
 } from "../../src/core/provider-version.js";
 
@@ -324,5 +325,20 @@ describe("decideProviderUpgrade", () => {
     expect(() => decideProviderUpgrade({ constraints: ["~> 3.30", ">= v4"] })).toThrow(InvalidConstraintError);
     expect(() => decideProviderUpgrade({ constraints: ["~> 3.30", ">= v4"] })).toThrow(/">= v4"/);
     expect(() => decideProviderUpgrade({ constraints: [], lockedVersion: "latest" })).toThrow(InvalidVersionError);
+  });
+});
+
+describe("removed {} eligibility", () => {
+  it.each([
+    [["1.7.0"], ["3.35.0"], true],
+    [["1.9.8"], ["3.30.0"], true],
+    [["1.6.6"], ["3.35.0"], false],
+    [["1.9.8"], ["4.0.0"], false],
+    [["1.9.8"], ["4.52.8"], false],
+    [[], ["3.35.0"], false],
+    [["1.9.8"], [], false],
+    [["not-a-version"], ["3.35.0"], false],
+  ])("terraform %j, lock %j -> %s", (tf, lock, expected) => {
+    expect(removedBlocksEligible(tf, lock)).toBe(expected);
   });
 });
