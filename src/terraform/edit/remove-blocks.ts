@@ -17,7 +17,7 @@
 // Any other shape (arrays of block objects, duplicate keys on the path) is refused with a message that
 // asks the user to edit that file by hand.
 
-import { loadHcl2Json } from "../parse-pool/pool.js";
+import * as guards from "./guards.js";
 import { locateTopLevelItems, type BlockSpan, type TopLevelItems } from "./tree.js";
 
 export interface BlockTarget {
@@ -99,27 +99,6 @@ export async function removeBlocks(
   return syntax === "json" ? removeJsonMembers(text, unique, file) : removeHclBlocks(text, unique, file);
 }
 
-// ---- Encoding ----------------------------------------------------------------------------------------
-
-function decodeStrict(input: string | Uint8Array, file: string): string {
-  if (typeof input === "string") {
-    if (Buffer.from(input, "utf8").toString("utf8") !== input) {
-      throw new UnsafeEditError(file, "not-utf8", "the text holds unpaired UTF-16 surrogates and cannot be written back unchanged");
-    }
-    return input;
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input);
-  } catch {
-    throw new UnsafeEditError(file, "not-utf8", "the file is not valid UTF-8, so it cannot be edited without altering other bytes");
-  }
-  if (!Buffer.from(text, "utf8").equals(Buffer.from(input.buffer, input.byteOffset, input.byteLength))) {
-    throw new UnsafeEditError(file, "not-utf8", "the file does not survive a UTF-8 round trip unchanged");
-  }
-  return text;
-}
-
 // ---- HCL -------------------------------------------------------------------------------------------
 
 function lineStartOf(text: string, i: number): number {
@@ -140,14 +119,12 @@ function lineNumberAt(text: string, i: number): number {
 
 const isBlank = (s: string): boolean => /^[ \t\r\n\f\v]*$/.test(s);
 
-async function hclParseOrRefuse(text: string, file: string, when: "before" | "after"): Promise<Record<string, unknown>> {
-  try {
-    return (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (when === "before") throw new UnsafeEditError(file, "syntax-error", `Terraform's parser rejects the file: ${msg}`);
-    throw new UnsafeEditError(file, "result-invalid", `the edited text would not parse: ${msg}`);
-  }
+function decodeStrict(input: string | Uint8Array, file: string): string {
+  return guards.decodeStrict(input, (reason, message) => new UnsafeEditError(file, reason, message));
+}
+
+function hclParseOrRefuse(text: string, file: string, when: "before" | "after"): Promise<Record<string, unknown>> {
+  return guards.hclParseOrRefuse(text, file, when, (reason, message) => new UnsafeEditError(file, reason, message));
 }
 
 /** How many blocks with exactly these labels hcl2json's JSON holds (`{type: {l1: {l2: [ … ]}}}`). */

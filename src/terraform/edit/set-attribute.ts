@@ -20,7 +20,7 @@
 import { quoteHclString } from "../../core/hcl-string.js";
 import { isDeepStrictEqual } from "node:util";
 
-import { loadHcl2Json } from "../parse-pool/pool.js";
+import * as guards from "./guards.js";
 import type { Node } from "web-tree-sitter";
 
 import { decodeLabel, getHclParser, locateTopLevelBlocks } from "./tree.js";
@@ -174,35 +174,12 @@ export async function setAttributes(
 /** A value as a quoted HCL string literal: escapes, and `${`/`%{` doubled so they stay literal text. */
 export const encodeHclString = quoteHclString;
 
-// ---- Encoding ------------------------------------------------------------------------------------------
-
 function decodeStrict(input: string | Uint8Array, file: string): string {
-  if (typeof input === "string") {
-    if (Buffer.from(input, "utf8").toString("utf8") !== input) {
-      throw new AttributeEditError(file, "not-utf8", "the text holds unpaired UTF-16 surrogates and cannot be written back unchanged");
-    }
-    return input;
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input);
-  } catch {
-    throw new AttributeEditError(file, "not-utf8", "the file is not valid UTF-8, so it cannot be edited without altering other bytes");
-  }
-  if (!Buffer.from(text, "utf8").equals(Buffer.from(input.buffer, input.byteOffset, input.byteLength))) {
-    throw new AttributeEditError(file, "not-utf8", "the file does not survive a UTF-8 round trip unchanged");
-  }
-  return text;
+  return guards.decodeStrict(input, (reason, message) => new AttributeEditError(file, reason, message));
 }
 
-async function hclParseOrRefuse(text: string, file: string, when: "before" | "after"): Promise<Record<string, unknown>> {
-  try {
-    return (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (when === "before") throw new AttributeEditError(file, "syntax-error", `Terraform's parser rejects the file: ${msg}`);
-    throw new AttributeEditError(file, "result-invalid", `the edited text would not parse: ${msg}`);
-  }
+function hclParseOrRefuse(text: string, file: string, when: "before" | "after"): Promise<Record<string, unknown>> {
+  return guards.hclParseOrRefuse(text, file, when, (reason, message) => new AttributeEditError(file, reason, message));
 }
 
 // ---- Locating the attribute ------------------------------------------------------------------------------
