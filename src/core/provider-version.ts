@@ -526,3 +526,26 @@ export function removedBlocksEligible(terraformVersions: readonly string[], lock
   const schemaOk = lockedProviderVersions.some((v) => (cmp(v, LAST_LEGACY_PROVIDER_VERSION) ?? 1) <= 0);
   return tfOk && schemaOk;
 }
+
+/**
+ * The one provider major version the constraints admit, or null when they admit several, none, or cannot
+ * be read. Used where a wrong guess would write an edit the provider rejects (certificate CA values), so
+ * an ambiguous answer is no answer. The admitted set is an interval: the highest major M with a version at
+ * or above M.0.0, provided nothing at the top of M-1 is admitted too.
+ */
+export function onlyAdmittedMajor(constraints: readonly string[]): 3 | 4 | 5 | null {
+  if (constraints.length === 0) return null;
+  try {
+    let major: number | null = null;
+    for (let m = 9; m >= 1; m--) {
+      if (allowsVersionAtOrAbove([...constraints], `${m}.0.0`)) {
+        major = m;
+        break;
+      }
+    }
+    if (major === null || satisfies(`${major - 1}.99999.99999`, [...constraints])) return null;
+    return major === 3 || major === 4 || major === 5 ? major : null;
+  } catch {
+    return null;
+  }
+}

@@ -9,7 +9,8 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import yargs from "yargs";
 
-import { certsCommand, majorOfConstraints, parseAsOf } from "../../src/cli/commands/certs.js";
+import { certsCommand, parseAsOf } from "../../src/cli/commands/certs.js";
+import { onlyAdmittedMajor as majorOfConstraints } from "../../src/core/provider-version.js";
 import { CliError } from "../../src/cli/errors.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

@@ -11,15 +11,14 @@ import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { planCertificateFixes, type CaTarget, type CertFixEdit, type CertFixOptions } from "../../core/cert-fix.js";
 import { auditCertificates, timeline, toIsoDay, type Certificate } from "../../core/certs.js";
-import { allowsVersionAtOrAbove, satisfies } from "../../core/provider-version.js";
+import { onlyAdmittedMajor } from "../../core/provider-version.js";
 import { buildReport } from "../../core/report.js";
 import { shellQuote } from "../../core/shell-quote.js";
 import { unifiedDiff } from "../../core/unified-diff.js";
 import { renderCertsText, type CertFixEntry, type CertFixSummary, type CertInventoryEntry, type CertsReport } from "../../render/certs-text.js";
 import { AttributeEditError, setAttribute } from "../../terraform/edit/set-attribute.js";
 import { FileExistsError, writeNewFile } from "../../terraform/fs-atomic.js";
-import { cloudflareLock, parseLockFile } from "../../terraform/lockfile.js";
-import type { ModuleNode } from "../../terraform/modules.js";
+import { collectProviderInfo } from "../../terraform/providers.js";
 import { readCertificates } from "../../terraform/readers/certificates.js";
 import { loadCliWorkspace } from "../workspace.js";
 import type { Workspace } from "../../terraform/workspace.js";
@@ -311,18 +310,27 @@ function shown(cwd: string, abs: string): string {
 /** A path as a shell word: as is when it needs no quoting, else single-quoted. */
 const shellWord = (p: string): string => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(p) ? p : shellQuote(p));
 
-/** planCertificateFixes with the provider version of each resource's root module (lock file, else constraints). */
+/**
+ * planCertificateFixes with the provider version of each resource's root module: the locked version, else
+ * the one major version the root's constraints admit (the gate's provider reader supplies both).
+ */
 async function planEdits(ws: Workspace, certs: Certificate[], target: CaTarget): Promise<CertFixEdit[]> {
+  const info = await collectProviderInfo(ws.tree, ws.base);
+  const optionsFor = (file: string | null): CertFixOptions => {
+    const node = file ? ws.tree.nodes.find((n) => n.dir.resources.some((r) => r.file === file)) : undefined;
+    if (!node) return {};
+    let root = node;
+    while (root.parent) root = root.parent;
+    const providers = info.roots.find((r) => r.dir === root.dir.dir);
+    if (!providers) return {};
+    const providerVersion = providers.lock?.version ?? null;
+    const constraints = providers.requirements.map((r) => r.constraint).filter((c) => c !== "");
+    const providerMajor = providerVersion ? majorOfVersion(providerVersion) : onlyAdmittedMajor(constraints);
+    return { providerMajor, providerVersion };
+  };
   const groups = new Map<string, { options: CertFixOptions; certs: Certificate[] }>();
-  const cache = new Map<ModuleNode, Promise<CertFixOptions>>();
   for (const c of certs) {
-    const node = c.ref.file ? nodeOfFile(ws, c.ref.file) : null;
-    let options: CertFixOptions = {};
-    if (node) {
-      let p = cache.get(node);
-      if (!p) cache.set(node, (p = providerOptions(node)));
-      options = await p;
-    }
+    const options = optionsFor(c.ref.file);
     const key = JSON.stringify(options);
     const g = groups.get(key) ?? { options, certs: [] };
     g.certs.push(c);
@@ -331,70 +339,8 @@ async function planEdits(ws: Workspace, certs: Certificate[], target: CaTarget):
   return [...groups.values()].flatMap((g) => planCertificateFixes(g.certs, target, g.options));
 }
 
-function nodeOfFile(ws: Workspace, file: string): ModuleNode | null {
-  return ws.tree.nodes.find((n) => n.dir.resources.some((r: { file: string }) => r.file === file)) ?? null;
-}
-
-async function providerOptions(node: ModuleNode): Promise<CertFixOptions> {
-  let root = node;
-  while (root.parent) root = root.parent;
-  let providerVersion: string | null = null;
-  try {
-    const lock = cloudflareLock(await parseLockFile(await readFile(path.join(root.dir.dir, ".terraform.lock.hcl"), "utf8")));
-    providerVersion = lock?.version ?? null;
-  } catch {
-    // No lock file (or an unreadable one): fall back to the constraints.
-  }
-  const constraints: string[] = [];
-  for (let n: ModuleNode | null = node; n; n = n.parent) constraints.push(...cloudflareConstraints(n));
-  const major = providerVersion ? majorOfVersion(providerVersion) : majorOfConstraints(constraints);
-  return { providerMajor: major, providerVersion };
-}
-
 function majorOfVersion(v: string): 3 | 4 | 5 | null {
   const m = /^v?(\d+)\./.exec(v);
   const n = m ? Number(m[1]) : NaN;
   return n === 3 || n === 4 || n === 5 ? n : null;
-}
-
-/** `version` constraints on the Cloudflare provider in a module's required_providers. */
-function cloudflareConstraints(node: ModuleNode): string[] {
-  const out: string[] = [];
-  for (const tb of node.dir.terraformBlocks) {
-    const rp = tb.body.required_providers;
-    for (const entry of Array.isArray(rp) ? rp : rp ? [rp] : []) {
-      if (entry === null || typeof entry !== "object") continue;
-      for (const [name, spec] of Object.entries(entry as Record<string, unknown>)) {
-        if (typeof spec === "string" && name === "cloudflare") out.push(spec);
-        else if (spec !== null && typeof spec === "object") {
-          const s = spec as { source?: unknown; version?: unknown };
-          const source = typeof s.source === "string" ? s.source.toLowerCase() : name === "cloudflare" ? "cloudflare/cloudflare" : "";
-          if (source.endsWith("cloudflare/cloudflare") && typeof s.version === "string" && !s.version.includes("${")) out.push(s.version);
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * The one major version the constraints admit, or null when they admit several (or none, or cannot be
- * read). The admitted set is an interval, so: the highest major M with a version at or above M.0.0, and
- * nothing admitted at the top of M-1.
- */
-export function majorOfConstraints(constraints: string[]): 3 | 4 | 5 | null {
-  if (constraints.length === 0) return null;
-  try {
-    let major: number | null = null;
-    for (let m = 9; m >= 1; m--) {
-      if (allowsVersionAtOrAbove(constraints, `${m}.0.0`)) {
-        major = m;
-        break;
-      }
-    }
-    if (major === null || satisfies(`${major - 1}.99999.99999`, constraints)) return null;
-    return major === 3 || major === 4 || major === 5 ? major : null;
-  } catch {
-    return null;
-  }
 }
