@@ -82,17 +82,11 @@ export interface ZoneAnalysis {
   rulesetId: string | null;
 }
 
-export interface ZoneInventory {
+/** One zone's share of the domain inventory, with its `cloudflare_zone` resource when known. */
+export type ZoneInventory = Omit<DomainInventory, "zones" | "legacyDataSources"> & {
   zoneId: string;
   zone: ZoneResource | null;
-  packages: LegacyWafPackage[];
-  groups: LegacyWafGroup[];
-  rules: LegacyWafRule[];
-  overrides: LegacyWafOverride[];
-  firewallRules: FirewallRule[];
-  pageRules: PageRule[];
-  rulesets: ExistingRuleset[];
-}
+};
 
 export const UNKNOWN_ZONE = "(unknown zone)";
 

@@ -255,15 +255,8 @@ export interface Report {
   errors: InputError[];
 }
 
-export interface ReportResource {
-  address: string;
-  type: string;
-  file: string | null;
-  line: number | null;
-  zoneId: string | null;
-  inConfig: boolean;
-  inState: boolean;
-}
+/** A resource as the report lists it: the inventory entry without its attribute values. */
+export type ReportResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState">;
 
 export function refOf(r: InventoryResource): ResourceRef {
   return {
