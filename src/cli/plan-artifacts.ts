@@ -164,14 +164,12 @@ function importsFile(zones: ZoneAnalysis[]): string {
   if (incomplete) parts.push(`# Replace ${RULESET_ID_PLACEHOLDER} with the id from \`cf-waf-migrate api entrypoint --zone <zone>\` before planning.\n`);
   for (const z of zones) {
     for (const i of z.zone.imports) {
-      const block = emitImportBlock(i.to, i.id);
       // Config only: the zone id is an expression. A root-module zone reference is one an import {} block can
-      // evaluate, so the literal quoting's `$${…}` turns back into an interpolation; anything else (a module's
-      // var.zone_id) means nothing at the root and becomes a placeholder to fill in.
-      const escaped = "$${" + z.zone.zoneId + "}";
-      if (isLiteralZoneId(z.zone.zoneId)) parts.push(block);
-      else if (/^cloudflare_zone\.[\w-]+\.id$/.test(z.zone.zoneId)) parts.push(block.replace(escaped, "${" + z.zone.zoneId + "}"));
-      else parts.push(`# ${z.zone.zoneId} is only known inside its module: put the zone id here.\n` + block.replace(escaped, "<ZONE_ID>"));
+      // evaluate; anything else (a module's var.zone_id) means nothing at the root: a placeholder to fill in.
+      const zoneId = z.zone.zoneId;
+      if (isLiteralZoneId(zoneId)) parts.push(emitImportBlock(i.to, i.id));
+      else if (/^cloudflare_zone\.[\w-]+\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+      else parts.push(`# ${zoneId} is only known inside its module: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
     }
   }
   return parts.join("\n");

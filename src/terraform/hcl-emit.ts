@@ -252,9 +252,13 @@ export async function emitRulesetHcl(opts: EmitRulesetOptions): Promise<string> 
  * `import { to = … id = "…" }` (Terraform ≥ 1.5). `to` is a resource address written as is; `id` is the
  * provider's import id (`zone/<zone_id>/<ruleset_id>` for provider 4, `zones/…` for provider 5).
  */
-export function emitImportBlock(to: string, id: string): string {
+export function emitImportBlock(to: string, id: string, opts: { interpolate?: string } = {}): string {
   stripInstanceKeys(to); // validates
-  return `import {\n  to = ${to.trim()}\n  id = ${hclString(id)}\n}\n`;
+  let literal = hclString(id);
+  // `interpolate`: a reference (`cloudflare_zone.shop.id`) whose `${…}` in the id is meant to be evaluated
+  // by the import block; every other `${` stays escaped as literal text.
+  if (opts.interpolate) literal = literal.split("$${" + opts.interpolate + "}").join("${" + opts.interpolate + "}");
+  return `import {\n  to = ${to.trim()}\n  id = ${literal}\n}\n`;
 }
 
 /**
