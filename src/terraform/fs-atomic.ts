@@ -3,11 +3,17 @@
 // writeFileAtomic: optional backup copy of the current file, then write to a temporary file in the same
 // directory, fsync it, and rename it over the target (rename is atomic within one file system). On any
 // failure the temporary file is removed and the target is left as it was.
+//
+// Only a regular file (or a name that does not exist yet) gets that treatment. A rename replaces whatever
+// the name points at, so renaming over `/dev/null` run as root (CI containers) would turn the device into
+// a regular file. Character devices, FIFOs and the process's own descriptors (`/dev/stdout`,
+// `/dev/fd/N`) are written in place instead; a symbolic link is followed, so a linked regular file is
+// replaced at its target and the link stays a link.
 
 import * as nodeFs from "node:fs/promises";
 import { constants } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** The file-system calls used here; tests inject failures through it. */
 export interface AtomicFs {
@@ -18,6 +24,9 @@ export interface AtomicFs {
   stat: typeof nodeFs.stat;
   chmod: typeof nodeFs.chmod;
   link: typeof nodeFs.link;
+  /** Optional so that older injected implementations keep working; node's own calls otherwise. */
+  lstat?: typeof nodeFs.lstat;
+  readlink?: typeof nodeFs.readlink;
 }
 
 const defaultFs: AtomicFs = {
@@ -28,6 +37,8 @@ const defaultFs: AtomicFs = {
   stat: nodeFs.stat,
   chmod: nodeFs.chmod,
   link: nodeFs.link,
+  lstat: nodeFs.lstat,
+  readlink: nodeFs.readlink,
 };
 
 export interface WriteAtomicOptions {
@@ -89,7 +100,9 @@ async function syncDir(dir: string, fs: AtomicFs): Promise<void> {
 
 /**
  * Replace (or create) `path` with `data` atomically. The temporary file lives next to the target so the
- * final rename never crosses file systems; an existing file's permission bits are kept.
+ * final rename never crosses file systems; an existing file's permission bits are kept. A symbolic link
+ * is followed (the file at its end is replaced, the link kept); a character device, FIFO or descriptor
+ * path (`/dev/stdout`) is written in place, without backup, since renaming over it would replace it.
  */
 export async function writeFileAtomic(
   path: string,
@@ -97,13 +110,23 @@ export async function writeFileAtomic(
   opts: WriteAtomicOptions = {},
 ): Promise<WriteAtomicResult> {
   const fs = opts.fs ?? defaultFs;
+  const target = await resolveWriteTarget(path, fs);
+  if (target.kind === "in-place") {
+    await writeInPlace(target.path, target.flags, data, fs);
+    return { backupPath: null };
+  }
+  return replaceRegularFile(target.path, data, opts.backup === true, fs);
+}
+
+/** Temporary file next to `path`, then rename over it: the atomic path, for regular files only. */
+async function replaceRegularFile(path: string, data: string | Uint8Array | Iterable<string>, backup: boolean, fs: AtomicFs): Promise<WriteAtomicResult> {
   let mode: number | null = null;
   try {
     mode = (await fs.stat(path)).mode & 0o7777;
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
-  const backupPath = opts.backup && mode !== null ? await backupFile(path, fs) : null;
+  const backupPath = backup && mode !== null ? await backupFile(path, fs) : null;
 
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -127,6 +150,59 @@ export async function writeFileAtomic(
   }
   await syncDir(dir, fs);
   return { backupPath };
+}
+
+/** Where and how a write lands: replaced atomically as a regular file, or written into what is there. */
+type WriteTarget = { kind: "regular"; path: string } | { kind: "in-place"; path: string; flags: number };
+
+/** `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: a descriptor this process already has open. */
+const DESCRIPTOR_PATH = /^(?:\/dev\/(?:stdout|stderr|fd\/\d+)|\/proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
+/** The kernel's own limit on symbolic links followed in one lookup (ELOOP beyond it). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Follows symbolic links by hand (realpath cannot: `/proc/self/fd/1` of a pipe points at `pipe:[…]`, which
+ * is no path) and decides how to write: a missing name or a regular file is replaced atomically at the
+ * end of the chain; a device, FIFO or descriptor is written in place.
+ */
+async function resolveWriteTarget(path: string, fs: AtomicFs): Promise<WriteTarget> {
+  const lstat = fs.lstat ?? nodeFs.lstat;
+  const readlink = fs.readlink ?? nodeFs.readlink;
+  let current = resolve(path);
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    // Appending, never truncating: `--output /dev/stdout` while stdout is a log file opened with `>>`
+    // must add to the log, not empty it.
+    if (DESCRIPTOR_PATH.test(current)) return { kind: "in-place", path: current, flags: constants.O_WRONLY | constants.O_APPEND };
+    let st;
+    try {
+      st = await lstat(current);
+    } catch (e) {
+      if (isNotFound(e)) return { kind: "regular", path: current };
+      throw e;
+    }
+    if (st.isSymbolicLink()) {
+      current = resolve(dirname(current), await readlink(current));
+      continue;
+    }
+    if (st.isFile()) return { kind: "regular", path: current };
+    // No O_CREAT: if the device disappears between the check and the open, fail instead of creating a file.
+    if (st.isCharacterDevice() || st.isFIFO() || st.isBlockDevice()) return { kind: "in-place", path: current, flags: constants.O_WRONLY };
+    if (st.isDirectory()) throw Object.assign(new Error(`${path} is a directory, not a file`), { code: "EISDIR", path });
+    throw Object.assign(new Error(`${path} is not a regular file, device or FIFO: refusing to replace it`), { code: "EINVAL", path });
+  }
+  throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: "ELOOP", path });
+}
+
+/** Open what is there and write into it (devices, FIFOs, descriptors): no temporary file, no rename, no backup. */
+async function writeInPlace(path: string, flags: number, data: string | Uint8Array | Iterable<string>, fs: AtomicFs): Promise<void> {
+  // Opening a FIFO for writing waits for a reader, as a shell redirection does.
+  const handle = await fs.open(path, flags);
+  try {
+    if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+    else await writeBatched(handle, data);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Pieces of text written in batches of about 1 MB: a large report never becomes one string. */
