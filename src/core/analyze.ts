@@ -31,9 +31,13 @@ import type {
   ZonePlan,
   ZoneReport,
   ZoneResource,
+  ZoneWafSetting,
 } from "./model.js";
 import { rulesetResourceName } from "./naming.js";
 import { buildRuleset } from "./ruleset-builder.js";
+import { otherProductsFindings } from "./bypass-products.js";
+import { duplicateEntryPointFindings } from "./entry-point.js";
+import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
 export interface DomainInventory {
@@ -47,6 +51,8 @@ export interface DomainInventory {
   zones: ZoneResource[];
   /** Legacy data sources (`data.cloudflare_waf_*`): removed in provider 4.0 as well. */
   legacyDataSources: ResourceRef[];
+  /** The previous WAF's zone-wide switch, where zone settings set it. */
+  zoneWafSettings?: ZoneWafSetting[];
 }
 
 export interface AnalyzeOptions {
@@ -111,6 +117,7 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   const findings: Finding[] = analyses.flatMap((a) => a.findings);
   // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
   for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs));
+  findings.push(...duplicateEntryPointFindings(inv.rulesets, inv.zones));
   for (const ds of inv.legacyDataSources) {
     findings.push(
       finding(
@@ -130,7 +137,7 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
     const key = zoneId ?? UNKNOWN_ZONE;
     let z = byZone.get(key);
     if (!z) {
-      z = { zoneId: key, zone: null, packages: [], groups: [], rules: [], overrides: [], firewallRules: [], pageRules: [], rulesets: [] };
+      z = { zoneId: key, zone: null, packages: [], groups: [], rules: [], overrides: [], firewallRules: [], pageRules: [], rulesets: [], zoneWafSettings: [] };
       byZone.set(key, z);
     }
     return z;
@@ -144,6 +151,7 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
 
   // Rulesets and zone resources only join zones that are already in the migration's scope.
   for (const rs of inv.rulesets) byZone.get(rs.ref.zoneId ?? UNKNOWN_ZONE)?.rulesets.push(rs);
+  for (const ws of inv.zoneWafSettings ?? []) byZone.get(ws.ref.zoneId ?? UNKNOWN_ZONE)?.zoneWafSettings?.push(ws);
   for (const zr of inv.zones) {
     // By id (state), by the reference config uses, or by domain name (old `zone = "example.com"` resources).
     for (const key of [zr.id, zr.ref.zoneId, zr.name]) {
@@ -180,6 +188,7 @@ function mergeInto(target: ZoneInventory, src: ZoneInventory): void {
   target.firewallRules.push(...src.firewallRules);
   target.pageRules.push(...src.pageRules);
   target.rulesets.push(...src.rulesets);
+  (target.zoneWafSettings ??= []).push(...(src.zoneWafSettings ?? []));
 }
 
 export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysis {
@@ -248,6 +257,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
         fw.expression !== null ? { expressionBytes: expressionBytes(fw.expression) } : undefined,
       ),
     );
+    findings.push(...otherProductsFindings(fw, zoneId));
     if (fw.expression !== null && exceedsExpressionLimit(fw.expression)) {
       findings.push(
         finding(
@@ -318,9 +328,14 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     );
   }
 
-  const built = serviceConfig
+  const generated = serviceConfig
     ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"] }
     : buildRuleset(z);
+  // The previous WAF's zone switch: with it off, the migration must not turn protection on.
+  const wafSwitch = zoneWafSwitch(z.zoneWafSettings ?? []);
+  findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));
+  const switched = serviceConfig ? { ruleset: generated.ruleset, notes: [] } : applyZoneWafSwitch(generated.ruleset, wafSwitch);
+  const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes] };
   const name = opts.rulesetResourceNames?.[zoneId] ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
   const rulesetId = opts.rulesetIds?.[zoneId] ?? null;
   const providerMajor = opts.providerMajor ?? 4;

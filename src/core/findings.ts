@@ -36,6 +36,12 @@ export const FINDING_CODES = {
   VALUE_UNRESOLVED: "info",
   /** A certificate's CA (or an uploaded certificate's issuer) comes from an expression or is not known. */
   CERT_CA_UNKNOWN: "warning",
+  /** The zone's previous WAF is switched off (zone setting `waf = "off"`), or the switch is not known offline. */
+  ZONE_WAF_SETTING: "warning",
+  /** A bypass firewall rule also bypasses products other than the WAF: it stays for them. */
+  FIREWALL_RULE_BYPASS_OTHER_PRODUCTS: "info",
+  /** Two `http_request_firewall_managed` entry point rulesets for one zone: only one can exist. */
+  DUPLICATE_ENTRY_POINT: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -141,6 +141,18 @@ export interface ExistingRuleset {
   rules: { action: string | null; expression: string | null; description: string | null }[];
 }
 
+/**
+ * The previous WAF's zone-wide switch: `cloudflare_zone_settings_override { settings { waf = … } }`
+ * (provider 3/4) or `cloudflare_zone_setting` with `setting_id = "waf"` (provider 5).
+ */
+export interface ZoneWafSetting {
+  ref: ResourceRef;
+  /** `on` | `off`; null when the value is an expression not known offline. */
+  value: string | null;
+  /** The expression as written, when `value` is null. */
+  expression: string | null;
+}
+
 export interface ZoneResource {
   ref: ResourceRef;
   /** The zone's own id (state `id`), when known. */

@@ -158,6 +158,21 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "The certificate authority comes from an expression or is missing: pass the state (--state) so the audit can classify the certificate.",
     check: "certificates",
   },
+  ZONE_WAF_SETTING: {
+    short: "The zone's previous WAF is switched off (zone setting waf = \"off\"), or the switch is not known offline.",
+    full: "With the previous WAF off, migrating must not turn protection on: the generated execute rules are disabled (enabled = false). Enable them when the zone should be protected, and remove the waf setting after migrating: it only controls the previous WAF. When the switch is an expression, check its value before applying.",
+    check: "zone settings",
+  },
+  FIREWALL_RULE_BYPASS_OTHER_PRODUCTS: {
+    short: "A bypass firewall rule also bypasses products other than the WAF: it stays for them.",
+    full: "The generated skip rule replaces only the WAF part of the firewall rule. The firewall rule keeps bypassing the other products (uaBlock, rateLimit, ...); the migration does not delete it. Remove \"waf\" from its products after migrating.",
+    check: "firewall rules bypassing the WAF",
+  },
+  DUPLICATE_ENTRY_POINT: {
+    short: "Two http_request_firewall_managed entry point rulesets for one zone.",
+    full: "A zone has exactly one entry point ruleset per phase: two cloudflare_ruleset resources for it fail to apply or overwrite each other. Keep one (merge the rules into it) and remove the other from the configuration and state.",
+    check: "existing rulesets",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

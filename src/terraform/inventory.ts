@@ -22,6 +22,9 @@ export const RELEVANT_TYPES = new Set([
   "cloudflare_total_tls",
   "cloudflare_custom_hostname",
   "cloudflare_custom_ssl",
+  // The previous WAF's zone-wide switch (`waf` setting): provider 3/4 and provider 5 spellings.
+  "cloudflare_zone_settings_override",
+  "cloudflare_zone_setting",
 ]);
 
 /** Legacy WAF data sources, removed from the provider together with the resources. */

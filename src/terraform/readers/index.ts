@@ -6,6 +6,7 @@ import { LEGACY_DATA_SOURCES } from "../inventory.js";
 import { indexFilters, readFirewallRule, readPageRule } from "./firewall.js";
 import { readGroup, readOverride, readPackage, readRule } from "./legacy-waf.js";
 import { readRuleset, readZone } from "./ruleset-zone.js";
+import { readZoneWafSetting, ZONE_SETTING_TYPES } from "./zone-settings.js";
 
 export function readDomain(resources: InventoryResource[], errors: InputError[]): DomainInventory {
   const of = (type: string) => resources.filter((r) => r.type === type);
@@ -22,5 +23,6 @@ export function readDomain(resources: InventoryResource[], errors: InputError[])
     rulesets: of("cloudflare_ruleset").map(readRuleset),
     zones: of("cloudflare_zone").map(readZone),
     legacyDataSources: resources.filter((r) => LEGACY_DATA_SOURCES.has(r.type)).map(refOf),
+    zoneWafSettings: resources.filter((r) => ZONE_SETTING_TYPES.has(r.type)).flatMap((r) => readZoneWafSetting(r) ?? []),
   };
 }

@@ -1,0 +1,60 @@
+// A zone has exactly one entry point ruleset per phase. Two `cloudflare_ruleset` resources for the
+// `http_request_firewall_managed` entry point of one zone (written by hand, in config or in state) fail to
+// apply or overwrite each other, whatever the migration generates. Pure.
+import { finding } from "./findings.js";
+import { isLiteralZoneId } from "./import-id.js";
+import { MANAGED_PHASE } from "./mappings.js";
+import type { ExistingRuleset, Finding, ZoneResource } from "./model.js";
+
+/**
+ * `DUPLICATE_ENTRY_POINT` (error) for each zone with more than one managed-phase entry point ruleset.
+ * Rulesets are the same zone when their zone ids are equal after resolving a `cloudflare_zone` reference
+ * or domain name to the zone's id; an unresolved expression (`var.zone_id`) only matches the same
+ * expression in the same module, since two modules' variables may hold different zones.
+ */
+export function duplicateEntryPointFindings(rulesets: ExistingRuleset[], zones: ZoneResource[]): Finding[] {
+  const aliases = new Map<string, string>();
+  for (const z of zones) {
+    if (!z.id) continue;
+    aliases.set(`${z.ref.configAddress}.id`, z.id);
+    if (z.name) aliases.set(z.name, z.id);
+  }
+  const byZone = new Map<string, { zoneId: string; rulesets: ExistingRuleset[] }>();
+  for (const rs of rulesets) {
+    if (rs.phase !== MANAGED_PHASE || (rs.kind !== null && rs.kind !== "zone")) continue;
+    const raw = rs.ref.zoneId;
+    if (!raw) continue; // account-level (`account_id`): not a zone entry point
+    const zoneId = aliases.get(raw) ?? raw;
+    const key = isLiteralZoneId(zoneId) ? zoneId : `${modulePath(rs.ref.configAddress)}\u0000${zoneId}`;
+    const entry = byZone.get(key) ?? { zoneId, rulesets: [] };
+    entry.rulesets.push(rs);
+    byZone.set(key, entry);
+  }
+  const out: Finding[] = [];
+  for (const { zoneId, rulesets: list } of byZone.values()) {
+    if (list.length < 2) continue;
+    const sorted = [...list].sort((a, b) => (a.ref.file ?? "~").localeCompare(b.ref.file ?? "~") || (a.ref.line ?? 0) - (b.ref.line ?? 0) || a.ref.address.localeCompare(b.ref.address));
+    const named = sorted.map((rs) => `${rs.ref.address}${rs.ref.file ? ` (${rs.ref.file}${rs.ref.line ? `:${rs.ref.line}` : ""})` : " (state only)"}`);
+    out.push(
+      finding(
+        "DUPLICATE_ENTRY_POINT",
+        `${list.length} ${MANAGED_PHASE} entry point rulesets for zone ${zoneId}: ${joinNames(named)}. A zone has exactly one entry point per phase, so they fail to apply or overwrite each other: keep one (merge the rules into it) and remove the other${list.length > 2 ? "s" : ""} from the configuration and from state`,
+        { ref: sorted[0]!.ref, zoneId },
+        { addresses: sorted.map((rs) => rs.ref.address) },
+      ),
+    );
+  }
+  return out;
+}
+
+/** `module.a["x"].module.b.cloudflare_ruleset.r` → `module.a.module.b`; "" at the root. */
+function modulePath(configAddress: string): string {
+  const parts = configAddress.split(".");
+  const out: string[] = [];
+  for (let i = 0; i + 1 < parts.length && parts[i] === "module"; i += 2) out.push(`module.${parts[i + 1]}`);
+  return out.join(".");
+}
+
+function joinNames(names: string[]): string {
+  return names.length <= 2 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
