@@ -64,7 +64,7 @@ export function renderApplySummary(report: ApplyReport, style: Style = makeStyle
     lines.push("Nothing was changed. Run the same command again once this is fixed.");
   } else {
     const failed = report.steps.find((s) => s.status === "failed");
-    lines.push(style.severity("error", `✗ Stopped at step ${failed?.number ?? "?"} (${err.step}): ${err.message}`));
+    lines.push(style.severity("error", `✗ Stopped at ${failed ? `step ${failed.number} (${err.step})` : err.step}: ${err.message}`));
     const done = report.steps.filter((s) => s.status === "done" || s.status === "skipped");
     if (!report.dryRun) {
       lines.push(`Done: ${done.length ? done.map((s) => `${s.number}. ${s.name}${s.status === "skipped" ? " (already)" : ""}`).join(", ") : "nothing"}`);

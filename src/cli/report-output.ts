@@ -1,5 +1,5 @@
 // Renders a report in the requested format to stdout or a file, and computes the exit code.
-import type { FailOn, Report } from "../core/model.js";
+import type { FailOn, InputError, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { RENDERERS } from "../render/index.js";
 import { renderJsonChunks } from "../render/json.js";
@@ -27,6 +27,8 @@ export async function emitReport(
   report: Report,
   opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>> },
 ): Promise<void> {
+  // First, and whatever the format: a CI log shows stderr even when stdout goes to a SARIF file.
+  writeInputErrors(report.errors);
   const isTTY = process.stdout.isTTY === true;
   const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);
   for (const t of targets) {
@@ -37,6 +39,18 @@ export async function emitReport(
     if (t.file !== null) await writeReportFile(t.file, text);
     else await writeStdout(text);
   }
+}
+
+/** Each input that could not be read, as one `file:line:column: message` line on stderr. */
+export function writeInputErrors(errors: readonly InputError[], write: (line: string) => void = (l) => void process.stderr.write(l)): void {
+  for (const e of errors) write(`cf-waf-migrate: error: ${inputErrorLine(e)}\n`);
+}
+
+/** `file:line:column: message`, with as much of the position as is known; always one line. */
+export function inputErrorLine(e: InputError): string {
+  const where = `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ""}` : ""}`;
+  // eslint-disable-next-line no-control-regex
+  return `${where}: ${e.message}`.replace(/[\u0000-\u001f\u007f]+/g, " ");
 }
 
 /** Writes to stdout piece by piece, waiting for the pipe to drain so memory stays flat. */

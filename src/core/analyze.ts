@@ -118,15 +118,7 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
   for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs));
   findings.push(...duplicateEntryPointFindings(inv.rulesets, inv.zones));
-  for (const ds of inv.legacyDataSources) {
-    findings.push(
-      finding(
-        "LEGACY_WAF_DATA_SOURCE",
-        `${ds.address} reads the previous WAF; the data source was removed in provider 4.0 and its API was retired: delete it with the legacy resources`,
-        { ref: ds },
-      ),
-    );
-  }
+  for (const ds of inv.legacyDataSources) findings.push(legacyDataSourceFinding(ds));
   return { zones: analyses, findings: sortFindings(findings) };
 }
 
@@ -238,12 +230,13 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
 
   // Legacy group and rule modes. With the service's configuration, managed modes are mapped exactly.
   const serviceConfig = opts.configRulesets?.[zoneId] ?? null;
+  // The reader's kind already weighs the Terraform around the resource (readers/package-kind.ts).
   for (const g of z.groups) {
-    const kind = classifyGroup(g, ctx);
+    const kind = g.kind !== "unknown" ? g.kind : classifyGroup(g, ctx);
     if (!(serviceConfig && kind !== "owasp")) pushModeFinding(findings, kind, g.ref, zoneId, "group", g.groupId, g.mode);
   }
   for (const r of z.rules) {
-    const kind = classifyRule(r, ctx);
+    const kind = r.kind !== "unknown" ? r.kind : classifyRule(r, ctx);
     if (!(serviceConfig && kind !== "owasp")) pushModeFinding(findings, kind, r.ref, zoneId, "rule", r.ruleId, r.mode);
   }
 
@@ -389,6 +382,23 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetResourceName: name, rulesetId };
 }
 
+function legacyDataSourceFinding(ds: ResourceRef): Finding {
+  const what = "reads the previous WAF; the data source was removed in provider 4.0 and its API was retired: delete it with the legacy resources";
+  if (!ds.inState && ds.instancesUnknown) {
+    // Inside a module called with count or for_each, the address `terraform state list` prints carries the
+    // module's instance keys, which only state knows: no address is claimed rather than a wrong one.
+    const f = finding(
+      "LEGACY_WAF_DATA_SOURCE",
+      `${ds.configAddress} (in every instance of its module: the instance addresses need the state; pass --state or list them with \`terraform state list\`) ${what}`,
+      { ref: ds },
+      { configAddress: ds.configAddress, instancesUnknown: true },
+    );
+    f.address = null;
+    return f;
+  }
+  return finding("LEGACY_WAF_DATA_SOURCE", `${ds.address} ${what}`, { ref: ds });
+}
+
 /** Actions the `http_request_firewall_managed` phase accepts: exceptions, managed rulesets, and log. */
 const MANAGED_PHASE_ACTIONS = new Set(["execute", "skip", "log"]);
 
@@ -419,7 +429,7 @@ function pushModeFinding(
     findings.push(
       finding(
         "CRS_OVERRIDE_NOT_MIGRATED",
-        `${ref.address} overrides core rule set ${what} ${legacyId ?? "?"} (mode ${mode ?? "?"}): core rule set ${what} overrides are not migrated; recreate it as a tag or rule override of the OWASP Core Ruleset`,
+        `${ref.address} overrides core rule set ${what} ${legacyId ?? "(id not known offline)"} (${mode ? `mode ${mode}` : "mode not known offline"}): core rule set ${what} overrides are not migrated; recreate it as a tag or rule override of the OWASP Core Ruleset`,
         { ref, zoneId },
         { legacyId, mode, kind: what },
       ),
@@ -428,7 +438,7 @@ function pushModeFinding(
     findings.push(
       finding(
         "MANAGED_OVERRIDE_UNMAPPED",
-        `${ref.address} sets managed ${what} ${legacyId ?? "?"} to mode ${mode ?? "?"}: legacy rule ids do not map to the new Cloudflare Managed Ruleset offline; use --config-json with the service's configuration for an exact ruleset`,
+        `${ref.address} sets managed ${what} ${legacyId ?? "(id not known offline)"} to ${mode ? `mode ${mode}` : "a mode not known offline"}: legacy rule ids do not map to the new Cloudflare Managed Ruleset offline; use --config-json with the service's configuration for an exact ruleset`,
         { ref, zoneId },
         { legacyId, mode, kind: what },
       ),

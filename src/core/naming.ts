@@ -19,8 +19,30 @@ function zoneBasis(zoneId: string): string {
   if (ref) return ref[1]!;
   const v = /^(?:var|local)\.([\w-]+)$/.exec(expr);
   if (v) return v[1]!;
-  return expr.slice(0, 8);
+  return readableBasis(expr);
 }
+
+/**
+ * Words of an unresolved expression that say which zone it is, never a cut of its text (`data.cloudflare_zone
+ * .main.id` gave `data_clo`): the names and keys it mentions, without Terraform's own vocabulary, the last
+ * two of them (`data.cloudflare_zones.main.zones[0].id` → `main`, `module.dns["shop"].zone_id` → `shop_zone_id`,
+ * `each.value.zone_id` → `zone_id`). Stable: the same expression always gives the same words.
+ */
+function readableBasis(expr: string): string {
+  const words = (expr.match(/"[^"]*"|[A-Za-z_][\w-]*/g) ?? [])
+    .map((w) => w.replace(/^"|"$/g, ""))
+    .filter((w) => w !== "" && !NOISE.has(w.toLowerCase()) && !/^cloudflare_/.test(w));
+  const picked = words.slice(-2).join("_");
+  // An identifier is read at a glance; 40 characters keep `waf_managed_…` well under any display width.
+  const short = slug(picked).slice(0, 40).replace(/[_-]+$/, "");
+  return short || "zone";
+}
+
+/** Terraform's own words and the functions that wrap a zone id: they tell nothing about which zone. */
+const NOISE = new Set([
+  "data", "var", "local", "module", "each", "value", "key", "count", "index", "self", "path", "id", "zones", "zone",
+  "lookup", "try", "coalesce", "one", "element", "tostring", "values", "keys", "null", "true", "false",
+]);
 
 /** Lower case letters, digits, `_` and `-`; no leading/trailing separators; "" when nothing is left. */
 function slug(s: string): string {

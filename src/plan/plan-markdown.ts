@@ -7,6 +7,11 @@ export interface PlanMarkdownInput {
   providerMajor: number;
   /** Artifact file names with one line each on what they are for. */
   artifacts: { file: string; purpose: string }[];
+  /**
+   * Every address step 5 removes from state (legacy resources and legacy data sources): the same list its
+   * commands are built from, so the count a reviewer reads is the count the command removes.
+   */
+  stateRemovals: string[];
 }
 
 export function renderPlanMarkdown(input: PlanMarkdownInput): string {
@@ -21,16 +26,25 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
   out.push("");
   out.push("## Zones");
   out.push("");
-  out.push("| Zone | Plan | Compatible | Mode | Ruleset resource | Import id | Remove from state |");
-  out.push("|---|---|---|---|---|---|---|");
+  out.push("| Zone | Plan | Compatible | Mode | Ruleset resource | Import id |");
+  out.push("|---|---|---|---|---|---|");
   for (const z of report.zones) {
     const name = z.zoneName ? ` (${z.zoneName})` : "";
     const imp = z.imports[0];
     out.push(
-      `| \`${cell(z.zoneId)}\`${cell(name)} | ${z.plan} | ${z.compatible ? "yes" : "**no**"} | ${z.migrationMode} | \`${cell(imp?.to ?? "")}\` | \`${cell(imp?.id ?? "")}\` | ${z.stateRemovals.length} |`,
+      `| \`${cell(z.zoneId)}\`${cell(name)} | ${z.plan} | ${z.compatible ? "yes" : "**no**"} | ${z.migrationMode} | \`${cell(imp?.to ?? "")}\` | \`${cell(imp?.id ?? "")}\` |`,
     );
   }
   out.push("");
+  const removals = input.stateRemovals;
+  out.push(`Step 5 removes ${removals.length} address${removals.length === 1 ? "" : "es"} from state${removals.length ? ":" : "."}`);
+  out.push("");
+  if (removals.length) {
+    out.push("```");
+    out.push(...removals);
+    out.push("```");
+    out.push("");
+  }
 
   const act = report.findings.filter((f) => f.severity !== "info");
   if (act.length) {
@@ -70,14 +84,6 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
       out.push(`| ${i + 1} | ${r.action} | \`${cell(r.expression)}\` | ${cell(r.description)} | ${r.enabled ? "yes" : "no"} |`);
     });
     out.push("");
-    if (z.stateRemovals.length) {
-      out.push("Removed from state in step 5:");
-      out.push("");
-      out.push("```");
-      out.push(...z.stateRemovals);
-      out.push("```");
-      out.push("");
-    }
   }
 
   if (input.artifacts.length) {

@@ -4,6 +4,7 @@ import type { DomainInventory } from "../core/analyze.js";
 import type { Finding, InputError, InventoryResource } from "../core/model.js";
 import { finding } from "../core/findings.js";
 import { discover, reportBase } from "./discover.js";
+import { locateAttributeErrors } from "./attribute-position.js";
 import { buildInventory, isRelevant } from "./inventory.js";
 import { buildConfigTree, type ConfigTree, type Progress, type RemoteModule } from "./modules.js";
 import { readDomain } from "./readers/index.js";
@@ -76,6 +77,7 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
 
   const resources = buildInventory(tree, states);
   const domain = readDomain(resources, errors);
+  await locateAttributeErrors(errors, base);
   const findings = tree.remoteModules.map((m) =>
     finding(
       "REMOTE_MODULE_NOT_FOLLOWED",

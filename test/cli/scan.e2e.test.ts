@@ -119,7 +119,14 @@ describe("bad input gets a clear answer, never a crash", () => {
     expect(report.errors).toEqual([
       { file: "bad.tf.json", line: 4, column: 108, message: "expected ',' or '}' in an object" },
       { file: "broken.tf", line: 5, column: 1, message: expect.stringMatching(/^Invalid expression/) },
-      { file: "bypass.tf", line: 7, column: null, message: expect.stringMatching(/no function named "set"/) },
+      // Pointed at the value, as terraform does: `products  = set("waf")` on line 11.
+      { file: "bypass.tf", line: 11, column: 15, message: expect.stringMatching(/no function named "set"/) },
+    ]);
+    // Also on stderr, one line each with file:line:column, whatever the format.
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "cf-waf-migrate: error: bad.tf.json:4:108: expected ',' or '}' in an object",
+      expect.stringMatching(/^cf-waf-migrate: error: broken\.tf:5:1: Invalid expression/),
+      expect.stringMatching(/^cf-waf-migrate: error: bypass\.tf:11:15: cloudflare_firewall_rule\.ops: products: .*no function named "set"/),
     ]);
     expect(report.resources.map((x: { address: string }) => x.address)).toContain("cloudflare_waf_package.owasp");
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
@@ -137,7 +144,11 @@ describe("bad input gets a clear answer, never a crash", () => {
     expect(r.exitCode).toBe(2);
     const line = r.stdout.split("\n").find((l) => l.includes("bad.tfstate"));
     expect(line).toMatch(message);
-    expect(r.stderr).toBe("");
+    // The same error, once, on stderr (a CI log shows it whatever the format and --output).
+    const errLines = r.stderr.trim().split("\n");
+    expect(errLines).toHaveLength(1);
+    expect(errLines[0]).toMatch(/^cf-waf-migrate: error: \S*bad\.tfstate(:\d+(:\d+)?)?: /);
+    expect(errLines[0]).toMatch(message);
   });
 
   it("a missing path and a missing state file", async () => {

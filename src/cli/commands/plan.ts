@@ -101,7 +101,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       planSteps: plan.steps,
     });
 
-    const markdown = () => renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList });
+    const markdown = () => renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList, stateRemovals: plan.stateRemovals });
     const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null });
     if (argv["out-dir"]) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan, report, markdown: markdown(), script: script() }, argv.force);

@@ -1,5 +1,6 @@
 // cloudflare_firewall_rule (+ the cloudflare_filter it points at) and cloudflare_page_rule → core model.
 import { firstBlock, expressionText, literalBool, literalNumber, literalString, literalStringList } from "../values.js";
+import type { AttributeError } from "../attribute-position.js";
 import { refOf, type FirewallRule, type InputError, type InventoryResource, type PageRule } from "../../core/model.js";
 
 export interface FilterIndex {
@@ -21,7 +22,8 @@ export function indexFilters(resources: InventoryResource[]): FilterIndex {
 export function readFirewallRule(r: InventoryResource, filters: FilterIndex, errors: InputError[]): FirewallRule {
   const a = r.attributes;
   const products = literalStringList(a.products);
-  if (products.error) errors.push({ file: r.file ?? r.address, line: r.line, column: null, message: `${r.address}: products: ${products.error}` });
+  // `attribute` lets the workspace point the error at the value itself (attribute-position.ts).
+  if (products.error) errors.push({ file: r.file ?? r.address, line: r.line, column: null, message: `${r.address}: products: ${products.error}`, attribute: "products" } as AttributeError);
   // v5 state keeps the filter inline: `filter = { id, expression, … }`.
   const inline = firstBlock(a.filter);
   const filter = findFilter(r, filters);

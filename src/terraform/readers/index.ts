@@ -5,18 +5,20 @@ import { refOf } from "../../core/model.js";
 import { LEGACY_DATA_SOURCES } from "../inventory.js";
 import { indexFilters, readFirewallRule, readPageRule } from "./firewall.js";
 import { readGroup, readOverride, readPackage, readRule } from "./legacy-waf.js";
+import { indexPackageKinds, packageKindOf } from "./package-kind.js";
 import { readRuleset, readZone } from "./ruleset-zone.js";
 import { readZoneWafSetting, ZONE_SETTING_TYPES } from "./zone-settings.js";
 
 export function readDomain(resources: InventoryResource[], errors: InputError[]): DomainInventory {
   const of = (type: string) => resources.filter((r) => r.type === type);
   const packages = of("cloudflare_waf_package").map(readPackage);
-  const owaspPackageIds = new Set(packages.filter((p) => p.kind === "owasp" && p.packageId).map((p) => p.packageId!));
+  const kinds = indexPackageKinds(resources);
+  const owaspPackageIds = new Set([...packages.filter((p) => p.kind === "owasp" && p.packageId).map((p) => p.packageId!), ...kinds.owaspPackageIds]);
   const filters = indexFilters(resources);
   return {
     packages,
-    groups: of("cloudflare_waf_group").map((r) => readGroup(r, owaspPackageIds)),
-    rules: of("cloudflare_waf_rule").map((r) => readRule(r, owaspPackageIds)),
+    groups: of("cloudflare_waf_group").map((r) => readGroup(r, owaspPackageIds, packageKindOf(r, kinds))),
+    rules: of("cloudflare_waf_rule").map((r) => readRule(r, owaspPackageIds, packageKindOf(r, kinds))),
     overrides: of("cloudflare_waf_override").map(readOverride),
     firewallRules: of("cloudflare_firewall_rule").map((r) => readFirewallRule(r, filters, errors)),
     pageRules: of("cloudflare_page_rule").map(readPageRule),

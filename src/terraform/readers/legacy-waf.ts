@@ -1,6 +1,6 @@
 // cloudflare_waf_package / _group / _rule / _override → the core's legacy WAF model.
 import { classifyPackage, classifyRule, classifyGroup } from "../../core/classify.js";
-import { refOf, type InventoryResource, type LegacyWafGroup, type LegacyWafOverride, type LegacyWafPackage, type LegacyWafRule } from "../../core/model.js";
+import { refOf, type InventoryResource, type LegacyPackageKind, type LegacyWafGroup, type LegacyWafOverride, type LegacyWafPackage, type LegacyWafRule } from "../../core/model.js";
 import { literalBool, literalString, literalStringList, literalStringMap } from "../values.js";
 
 export function readPackage(r: InventoryResource): LegacyWafPackage {
@@ -15,16 +15,23 @@ export function readPackage(r: InventoryResource): LegacyWafPackage {
   };
 }
 
-export function readGroup(r: InventoryResource, owaspPackageIds: Set<string>): LegacyWafGroup {
+/** `packageHint`: what the Terraform around the resource says about its package (readers/package-kind.ts). */
+export function readGroup(r: InventoryResource, owaspPackageIds: Set<string>, packageHint: LegacyPackageKind = "unknown"): LegacyWafGroup {
   const a = r.attributes;
   const g = { groupId: literalString(a.group_id), packageId: literalString(a.package_id), mode: literalString(a.mode) ?? (a.mode === undefined ? "on" : null) };
-  return { ref: refOf(r), ...g, kind: classifyGroup(g, { owaspPackageIds }) };
+  return { ref: refOf(r), ...g, kind: orHint(classifyGroup(g, { owaspPackageIds }), packageHint) };
 }
 
-export function readRule(r: InventoryResource, owaspPackageIds: Set<string>): LegacyWafRule {
+export function readRule(r: InventoryResource, owaspPackageIds: Set<string>, packageHint: LegacyPackageKind = "unknown"): LegacyWafRule {
   const a = r.attributes;
   const rule = { ruleId: literalString(a.rule_id), packageId: literalString(a.package_id), groupId: literalString(a.group_id), mode: literalString(a.mode) };
-  return { ref: refOf(r), ...rule, kind: classifyRule(rule, { owaspPackageIds }) };
+  // The package decides before the mode vocabulary or the id ranges: only fall back to them without it.
+  const kind = packageHint !== "unknown" && classifyGroup(rule, { owaspPackageIds }) === "unknown" ? packageHint : classifyRule(rule, { owaspPackageIds });
+  return { ref: refOf(r), ...rule, kind };
+}
+
+function orHint(kind: LegacyPackageKind, hint: LegacyPackageKind): LegacyPackageKind {
+  return kind === "unknown" ? hint : kind;
 }
 
 export function readOverride(r: InventoryResource): LegacyWafOverride {
