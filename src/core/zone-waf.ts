@@ -58,7 +58,9 @@ export function zoneWafFindings(sw: ZoneWafSwitch, zoneId: string, fromServiceCo
         "ZONE_WAF_SETTING",
         fromServiceConfig
           ? `${s.ref.address} switches the zone's previous WAF off: the ruleset from --config-json is kept as the service gave it; check that its execute rules are disabled (enabled = false), or the migration turns protection on`
-          : `${s.ref.address} switches the zone's previous WAF off: the generated execute rules are disabled (enabled = false) so the migration does not turn protection on. Enable them when the zone should be protected; the waf setting only controls the previous WAF, so remove it after migrating`,
+          : `${s.ref.address} switches the zone's previous WAF off: the generated execute rules are disabled (enabled = false) so the migration does not turn protection on. ` +
+            `In step 0, check the service's configuration (\`cf-waf-migrate api config --zone ${zoneId}\`) before migrating: \`api migrate\` sends it as it is, so pass --config-json with its execute rules disabled to keep the zone as it was. ` +
+            `Enable the rules when the zone should be protected; the waf setting only controls the previous WAF, so remove it after migrating`,
         { ref: s.ref, zoneId },
         { value: "off", setting: "waf" },
       ),

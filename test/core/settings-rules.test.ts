@@ -65,7 +65,10 @@ describe("zone WAF switch (zone settings waf = off | on)", () => {
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ severity: "warning", address: "cloudflare_zone_settings_override.z", line: 22, zoneId: Z1 });
     expect(f[0]!.message).toMatch(/enabled = false/);
-    expect(f[0]!.message).toMatch(/Enable them when the zone should be protected/);
+    expect(f[0]!.message).toMatch(/Enable the rules when the zone should be protected/);
+    // Step 0 sends the service's configuration as it is: the finding says how to keep the zone as it was.
+    expect(f[0]!.message).toContain(`cf-waf-migrate api config --zone ${Z1}`);
+    expect(f[0]!.message).toMatch(/--config-json with its execute rules disabled/);
     // The note lands in ruleset.tf as a TODO next to the rules.
     expect(r.zones[0]!.rulesetNotes.join("\n")).toMatch(/previous WAF is off .*enabled = true when the zone should be protected/);
   });
