@@ -7,6 +7,7 @@ import type {
   PageRule,
   Phase1Eligibility,
   ZonePlan,
+  ZoneWafSetting,
 } from "./model.js";
 
 /** Spec section 8: at most 200 firewall rules to migrate per zone. */
@@ -56,9 +57,12 @@ export function phase1Eligibility(input: {
   firewallRules: FirewallRule[];
   pageRules: PageRule[];
   overrides: LegacyWafOverride[];
+  /** The zone's previous-WAF switch: with it off, condition (a) holds whatever the packages say. */
+  zoneWafSettings?: ZoneWafSetting[];
 }): Phase1Eligibility {
   const reasons: string[] = [];
-  for (const p of input.packages) {
+  const previousWafOff = (input.zoneWafSettings ?? []).some((s) => s.value === "off");
+  for (const p of previousWafOff ? [] : input.packages) {
     if (p.kind === "cloudflare") continue;
     const sens = (p.sensitivity ?? "high").toLowerCase();
     if (sens !== "off") reasons.push(`core rule set is on (sensitivity ${sens}) in ${p.ref.address}`);

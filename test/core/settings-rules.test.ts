@@ -230,3 +230,13 @@ describe("small ones", () => {
     expect(rulesetResourceName("${data.cloudflare_zone.main.id}")).not.toMatch(/data_clo/);
   });
 });
+
+describe("phase 1 eligibility (information) reads the zone switch", () => {
+  it("condition (a) holds when the previous WAF is off, whatever the core rule set package says", async () => {
+    const { phase1Eligibility } = await import("../../src/core/compat.js");
+    const input = { packages: [pkg()], firewallRules: [], pageRules: [], overrides: [] };
+    expect(phase1Eligibility(input).eligible).toBe(false);
+    expect(phase1Eligibility({ ...input, zoneWafSettings: [wafSetting("off")] })).toEqual({ eligible: true, reasons: [] });
+    expect(phase1Eligibility({ ...input, zoneWafSettings: [wafSetting("on")] }).eligible).toBe(false);
+  });
+});
