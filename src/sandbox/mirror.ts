@@ -1,0 +1,108 @@
+// Lays out a filesystem mirror from which the real `terraform init` installs the provider double
+// offline, several versions side by side, and the CLI configuration that points Terraform at it.
+//
+//   DIR/mirror/registry.terraform.io/cloudflare/cloudflare/<version>/linux_amd64/terraform-provider-cloudflare_v<version>
+//   DIR/double.env          where the double's code, node and certificate are (read by the wrapper)
+//   DIR/tls/                the plugin's certificate, made once
+//   DIR/terraform.rc        provider_installation { filesystem_mirror { ... } }
+//
+// The package directory holds only the wrapper script, whose content depends on nothing but the version:
+// its h1: hash is then the same on every machine and platform, a committed lock file stays valid, and
+// nothing changes inside the package at run time (the code, the certificate and the account live outside).
+
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureServerIdentity } from "./provider/tls.js";
+
+export const PROVIDER_SOURCE = "registry.terraform.io/cloudflare/cloudflare";
+
+export interface MirrorLayout {
+  /** The directory given to buildMirror. */
+  dir: string;
+  /** The filesystem mirror root (the `path` of filesystem_mirror). */
+  mirrorDir: string;
+  /** The CLI configuration file to point TF_CLI_CONFIG_FILE at. */
+  cliConfigFile: string;
+  versions: string[];
+  /** Environment for Terraform: TF_CLI_CONFIG_FILE and the checkpoint/automation switches. */
+  env: Record<string, string>;
+}
+
+/** The provider versions the double has schemas for (schemas/<version>.json). */
+export function servedVersions(): string[] {
+  const dir = fileURLToPath(new URL("./schemas/", import.meta.url));
+  return readdirSync(dir)
+    .filter((f) => /^\d+\.\d+\.\d+\.json$/.test(f))
+    .map((f) => f.slice(0, -".json".length))
+    .sort();
+}
+
+export function wrapperScript(version: string): string {
+  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`not a provider version: ${version}`);
+  // `exec` matters: if Terraform ever kills the plugin, it must kill node itself, or an orphaned node keeps
+  // Terraform's pipes open and Terraform waits forever. `readlink -f` follows init's symlink into the mirror.
+  return [
+    "#!/bin/sh",
+    `# Cloudflare provider double ${version} for tests (src/sandbox); see double.env next to the mirror.`,
+    'here=$(dirname "$(readlink -f "$0")")',
+    `CF_DOUBLE_VERSION=${version}`,
+    "export CF_DOUBLE_VERSION",
+    '. "$here/../../../../../../double.env"',
+    'exec "$CF_DOUBLE_NODE" "$CF_DOUBLE_MAIN"',
+    "",
+  ].join("\n");
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function buildMirror(dir: string, versions: string[] = servedVersions()): MirrorLayout {
+  const root = resolve(dir);
+  const mirrorDir = join(root, "mirror");
+  const known = new Set(servedVersions());
+  for (const version of versions) {
+    if (!known.has(version)) throw new Error(`the provider double has no schemas for version ${version} (served: ${[...known].join(", ")})`);
+    const pkg = join(mirrorDir, PROVIDER_SOURCE, version, "linux_amd64");
+    mkdirSync(pkg, { recursive: true });
+    const exe = join(pkg, `terraform-provider-cloudflare_v${version}`);
+    writeFileSync(exe, wrapperScript(version));
+    chmodSync(exe, 0o755);
+  }
+  const tlsDir = join(root, "tls");
+  ensureServerIdentity(tlsDir);
+  const main = fileURLToPath(new URL("./provider/main.js", import.meta.url));
+  if (!existsSync(main)) throw new Error(`provider double entry point missing: ${main} (run npm run build)`);
+  writeFileSync(
+    join(root, "double.env"),
+    [
+      `CF_DOUBLE_MAIN=${shellQuote(main)}`,
+      `CF_DOUBLE_NODE=${shellQuote(process.execPath)}`,
+      `CF_DOUBLE_TLS_DIR=\${CF_DOUBLE_TLS_DIR:-${shellQuote(tlsDir)}}`,
+      "export CF_DOUBLE_MAIN CF_DOUBLE_NODE CF_DOUBLE_TLS_DIR",
+      "",
+    ].join("\n"),
+  );
+  const cliConfigFile = join(root, "terraform.rc");
+  writeFileSync(
+    cliConfigFile,
+    [
+      "provider_installation {",
+      "  filesystem_mirror {",
+      `    path    = ${JSON.stringify(mirrorDir)}`,
+      `    include = [${JSON.stringify(PROVIDER_SOURCE)}]`,
+      "  }",
+      "}",
+      "disable_checkpoint = true",
+      "",
+    ].join("\n"),
+  );
+  return {
+    dir: root,
+    mirrorDir,
+    cliConfigFile,
+    versions: [...versions],
+    env: { TF_CLI_CONFIG_FILE: cliConfigFile, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" },
+  };
+}

@@ -1,0 +1,238 @@
+// The gRPC services Terraform calls on a provider plugin: tfplugin5.Provider, go-plugin's controller,
+// stdio and broker, and the health check. Each RPC decodes its values through the served version's
+// schema, acts on the simulated account and answers in cty msgpack.
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { accountDir, readAccount, writeAccount, type Account } from "../account/account.js";
+import type { BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
+import { conformBlock, decodeDynamic, encodeDynamic, isObject, type ObjectValue, type Value } from "./cty.js";
+import { readDataSource } from "./data-sources.js";
+import { planChange } from "./planning.js";
+import { handlerFor, type ResourceContext } from "./resources.js";
+
+const PROTO_DIR = fileURLToPath(new URL("./proto/", import.meta.url));
+
+type Handler = (call: { request: any }) => unknown;
+type Diagnostic = { severity: "ERROR" | "WARNING"; summary: string; detail?: string; attribute?: unknown };
+
+export function loadSchemaFile(version: string): ProviderSchemaFile {
+  const file = new URL(`../schemas/${version}.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, "utf8")) as ProviderSchemaFile;
+}
+
+function error(summary: string, detail = ""): Diagnostic {
+  return { severity: "ERROR", summary, detail };
+}
+
+function blockToProto(block: BlockSchema): unknown {
+  return {
+    version: 0,
+    attributes: Object.entries(block.attributes)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, a]) => ({
+        name,
+        type: Buffer.from(JSON.stringify(a.type)),
+        required: !!a.required,
+        optional: !!a.optional,
+        computed: !!a.computed,
+        sensitive: !!a.sensitive,
+        deprecated: !!a.deprecated,
+        description: "",
+      })),
+    block_types: Object.entries(block.blocks)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, bt]) => ({
+        type_name: name,
+        nesting: bt.nesting.toUpperCase(),
+        min_items: bt.minItems ?? 0,
+        max_items: bt.maxItems ?? 0,
+        block: blockToProto(bt.block),
+      })),
+  };
+}
+
+function schemaToProto(s: ResourceSchema): unknown {
+  return { version: s.version, block: blockToProto(s.block) };
+}
+
+/** Runs `fn` against the account, writing the account back only when it succeeded. */
+function withAccount<T>(fn: (account: Account) => T, write: boolean): T {
+  const dir = accountDir();
+  const account = readAccount(dir);
+  const result = fn(account);
+  if (write) writeAccount(dir, account);
+  return result;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function providerService(schemas: ProviderSchemaFile, onShutdown: () => void) {
+  const resourceSchema = (type: string): ResourceSchema => {
+    const s = schemas.resources[type];
+    if (!s) throw new Error(`unknown resource type ${type} for provider ${schemas.version}`);
+    return s;
+  };
+  const ctxFor = (account: Account, typeName: string): ResourceContext => ({ account, typeName, schema: resourceSchema(typeName) });
+  // The real 3.x/4.x provider answers through the legacy SDK for SDKv2 types, which lets Terraform accept
+  // its small plan/apply inconsistencies as warnings; plugin-framework types must be exact.
+  const legacy = (type: string) => schemas.resources[type]?.sdk === "sdkv2";
+
+  const provider: Record<string, Handler> = {
+    GetMetadata: () => ({
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
+      diagnostics: [],
+      resources: Object.keys(schemas.resources).map((type_name) => ({ type_name })),
+      data_sources: Object.keys(schemas.dataSources).map((type_name) => ({ type_name })),
+    }),
+    GetSchema: () => ({
+      provider: { version: 0, block: blockToProto(schemas.provider) },
+      resource_schemas: Object.fromEntries(Object.entries(schemas.resources).map(([k, v]) => [k, schemaToProto(v)])),
+      data_source_schemas: Object.fromEntries(Object.entries(schemas.dataSources).map(([k, v]) => [k, schemaToProto(v)])),
+      diagnostics: [],
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false },
+    }),
+    PrepareProviderConfig: ({ request }) => ({ prepared_config: request.config, diagnostics: [] }),
+    Configure: ({ request }) => {
+      const config = decodeDynamic(request.config);
+      const c = isObject(config) ? config : {};
+      const env = process.env;
+      const hasToken = !!(c.api_token || env.CLOUDFLARE_API_TOKEN);
+      const hasKey = !!((c.api_key || env.CLOUDFLARE_API_KEY) && (c.email || env.CLOUDFLARE_EMAIL));
+      const hasServiceKey = !!(c.api_user_service_key || env.CLOUDFLARE_API_USER_SERVICE_KEY);
+      if (!hasToken && !hasKey && !hasServiceKey) {
+        return { diagnostics: [error("credentials are not set correctly", "provide api_token, or api_key and email (or the CLOUDFLARE_* environment variables)")] };
+      }
+      return { diagnostics: [] };
+    },
+    ValidateResourceTypeConfig: () => ({ diagnostics: [] }),
+    ValidateDataSourceConfig: () => ({ diagnostics: [] }),
+    UpgradeResourceState: ({ request }) => {
+      const schema = resourceSchema(request.type_name);
+      const raw = request.raw_state?.json?.length ? (JSON.parse(Buffer.from(request.raw_state.json).toString("utf8")) as Value) : null;
+      return { upgraded_state: encodeDynamic(conformBlock(raw, schema.block)), diagnostics: [] };
+    },
+    ReadResource: ({ request }) => {
+      const state = decodeDynamic(request.current_state);
+      if (!isObject(state)) return { new_state: request.current_state, diagnostics: [], private: request.private };
+      try {
+        const next = withAccount((account) => handlerFor(request.type_name).read(ctxFor(account, request.type_name), state), false);
+        return { new_state: encodeDynamic(next), diagnostics: [], private: request.private };
+      } catch (e) {
+        return { new_state: request.current_state, diagnostics: [error(message(e))], private: request.private };
+      }
+    },
+    PlanResourceChange: ({ request }) => {
+      const schema = resourceSchema(request.type_name);
+      const prior = decodeDynamic(request.prior_state);
+      const proposed = decodeDynamic(request.proposed_new_state);
+      const config = decodeDynamic(request.config);
+      const { planned, requiresReplace } = planChange(schema, prior, proposed, config);
+      return {
+        planned_state: encodeDynamic(planned),
+        requires_replace: requiresReplace.map((path) => ({ steps: path.map((attribute_name) => ({ attribute_name })) })),
+        planned_private: request.prior_private,
+        diagnostics: [],
+        legacy_type_system: legacy(request.type_name),
+      };
+    },
+    ApplyResourceChange: ({ request }) => {
+      const prior = decodeDynamic(request.prior_state);
+      const planned = decodeDynamic(request.planned_state);
+      const type: string = request.type_name;
+      try {
+        const next = withAccount((account) => {
+          const ctx = ctxFor(account, type);
+          const handler = handlerFor(type);
+          if (!isObject(planned)) {
+            if (isObject(prior)) handler.delete(ctx, prior);
+            return null;
+          }
+          const result = isObject(prior) ? handler.update(ctx, prior, planned) : handler.create(ctx, planned);
+          return conformBlock(result, ctx.schema.block);
+        }, true);
+        return { new_state: encodeDynamic(next), private: request.planned_private, diagnostics: [], legacy_type_system: legacy(type) };
+      } catch (e) {
+        return { new_state: request.prior_state, diagnostics: [error(message(e))], legacy_type_system: legacy(type) };
+      }
+    },
+    ImportResourceState: ({ request }) => {
+      const type: string = request.type_name;
+      const handler = handlerFor(type);
+      if (!handler.importState) return { imported_resources: [], diagnostics: [error(`resource ${type} doesn't support import`)] };
+      try {
+        const state = withAccount((account) => handler.importState!(ctxFor(account, type), request.id), false);
+        return { imported_resources: [{ type_name: type, state: encodeDynamic(state), private: Buffer.alloc(0) }], diagnostics: [] };
+      } catch (e) {
+        return { imported_resources: [], diagnostics: [error(message(e))] };
+      }
+    },
+    ReadDataSource: ({ request }) => {
+      const type: string = request.type_name;
+      const schema = schemas.dataSources[type];
+      const config = decodeDynamic(request.config);
+      if (!schema || !isObject(config)) return { diagnostics: [error(`unknown data source ${type}`)] };
+      try {
+        const state = withAccount((account) => readDataSource(account, type, schema, config as ObjectValue), false);
+        return { state: encodeDynamic(state), diagnostics: [] };
+      } catch (e) {
+        return { diagnostics: [error(message(e))] };
+      }
+    },
+    Stop: () => ({ Error: "" }),
+  };
+
+  const controller: Record<string, Handler> = {
+    Shutdown: () => {
+      // Terraform waits up to 2 s for the process to go after this reply before it kills it.
+      setTimeout(onShutdown, 5);
+      return {};
+    },
+  };
+
+  return { provider, controller };
+}
+
+/** Wraps plain handlers (value or thrown error) as grpc-js unary handlers. */
+function unary(handlers: Record<string, Handler>): grpc.UntypedServiceImplementation {
+  const out: grpc.UntypedServiceImplementation = {};
+  for (const [name, fn] of Object.entries(handlers)) {
+    out[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      try {
+        callback(null, fn(call) as never);
+      } catch (e) {
+        callback({ code: grpc.status.INTERNAL, details: message(e) });
+      }
+    };
+  }
+  return out;
+}
+
+export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void): grpc.Server {
+  const definition = protoLoader.loadSync(["tfplugin5.proto", "go-plugin.proto", "health.proto"], {
+    includeDirs: [PROTO_DIR],
+    keepCase: true,
+    longs: Number,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  const loaded = grpc.loadPackageDefinition(definition) as any;
+  const server = new grpc.Server();
+  const { provider, controller } = providerService(schemas, onShutdown);
+  server.addService(loaded.tfplugin5.Provider.service, unary(provider));
+  server.addService(loaded.plugin.GRPCController.service, unary(controller));
+  // Terraform opens these two streams at every start; the double keeps them open and never sends.
+  const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => {
+    call.on("error", () => undefined);
+    call.on("cancelled", () => call.end());
+  };
+  server.addService(loaded.plugin.GRPCStdio.service, { StreamStdio: holdOpen });
+  server.addService(loaded.plugin.GRPCBroker.service, { StartStream: holdOpen });
+  server.addService(loaded.grpc.health.v1.Health.service, unary({ Check: () => ({ status: "SERVING" }) }));
+  return server;
+}
