@@ -10,7 +10,8 @@
 // its h1: hash is then the same on every machine and platform, a committed lock file stays valid, and
 // nothing changes inside the package at run time (the code, the certificate and the account live outside).
 
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureServerIdentity } from "./provider/tls.js";
@@ -48,7 +49,8 @@ export function wrapperScript(version: string): string {
     'here=$(dirname "$(readlink -f "$0")")',
     `CF_DOUBLE_VERSION=${version}`,
     "export CF_DOUBLE_VERSION",
-    '. "$here/../../../../../../double.env"',
+    // The mirror root's parent holds double.env; CF_DOUBLE_ENV_FILE overrides it for a package copied elsewhere.
+    '. "${CF_DOUBLE_ENV_FILE:-$here/../../../../../../double.env}"',
     'exec "$CF_DOUBLE_NODE" "$CF_DOUBLE_MAIN"',
     "",
   ].join("\n");
@@ -105,4 +107,19 @@ export function buildMirror(dir: string, versions: string[] = servedVersions()):
     versions: [...versions],
     env: { TF_CLI_CONFIG_FILE: cliConfigFile, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" },
   };
+}
+
+/**
+ * The `h1:` hash Terraform records in .terraform.lock.hcl for a package directory (Go's dirhash Hash1:
+ * SHA-256 over "<sha256 hex>  <relative path>\n" lines in path order). The same on every machine, because
+ * the package holds only the version-specific wrapper.
+ */
+export function packageHash(mirrorDir: string, version: string): string {
+  const pkg = join(mirrorDir, PROVIDER_SOURCE, version, "linux_amd64");
+  const files = readdirSync(pkg, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath ?? (d as unknown as { path: string }).path, d.name).slice(pkg.length + 1))
+    .sort();
+  const summary = files.map((f) => `${createHash("sha256").update(readFileSync(join(pkg, f))).digest("hex")}  ${f}\n`).join("");
+  return "h1:" + createHash("sha256").update(summary).digest("base64");
 }

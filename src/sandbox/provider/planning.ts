@@ -148,3 +148,23 @@ export function toStored(block: BlockSchema, value: ObjectValue): Record<string,
   }
   return out;
 }
+
+/**
+ * Fills source defaults into null attributes, as the SDKv2 provider's state does after a read (its
+ * reader answers the Default for a value the API left out); without it a refreshed state would differ
+ * from every plan by null versus the default.
+ */
+export function withDefaults(block: BlockSchema, value: ObjectValue): ObjectValue {
+  for (const [name, attr] of Object.entries(block.attributes)) {
+    if ((value[name] === null || value[name] === undefined) && attr.default !== undefined) value[name] = attr.default as Value;
+  }
+  for (const [name, bt] of Object.entries(block.blocks)) {
+    const v = value[name];
+    if (Array.isArray(v)) v.forEach((e) => isObject(e) && withDefaults(bt.block, e));
+    else if (isObject(v)) {
+      if (bt.nesting === "map") for (const e of Object.values(v)) isObject(e) && withDefaults(bt.block, e);
+      else withDefaults(bt.block, v);
+    }
+  }
+  return value;
+}

@@ -2,15 +2,15 @@
 // stdio and broker, and the health check. Each RPC decodes its values through the served version's
 // schema, acts on the simulated account and answers in cty msgpack.
 
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { accountDir, readAccount, writeAccount, type Account } from "../account/account.js";
 import type { BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
-import { conformBlock, decodeDynamic, encodeDynamic, isObject, type ObjectValue, type Value } from "./cty.js";
+import { conformBlock, decodeDynamic, encodeDynamic, isObject, UNKNOWN, type ObjectValue, type Value } from "./cty.js";
 import { readDataSource } from "./data-sources.js";
-import { planChange } from "./planning.js";
+import { planChange, withDefaults } from "./planning.js";
 import { handlerFor, type ResourceContext } from "./resources.js";
 
 const PROTO_DIR = fileURLToPath(new URL("./proto/", import.meta.url));
@@ -120,7 +120,9 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       const state = decodeDynamic(request.current_state);
       if (!isObject(state)) return { new_state: request.current_state, diagnostics: [], private: request.private };
       try {
-        const next = withAccount((account) => handlerFor(request.type_name).read(ctxFor(account, request.type_name), state), false);
+        const type: string = request.type_name;
+        const found = withAccount((account) => handlerFor(type).read(ctxFor(account, type), state), false);
+        const next = found && legacy(type) ? withDefaults(resourceSchema(type).block, found) : found;
         return { new_state: encodeDynamic(next), diagnostics: [], private: request.private };
       } catch (e) {
         return { new_state: request.current_state, diagnostics: [error(message(e))], private: request.private };
@@ -197,13 +199,27 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
   return { provider, controller };
 }
 
+/** A trace of every RPC (name, type, decoded values) for tests, when CF_DOUBLE_LOG names a file. */
+function trace(name: string, request: any, response: unknown): void {
+  const file = process.env.CF_DOUBLE_LOG;
+  if (!file) return;
+  const values = (msg: any) =>
+    Object.fromEntries(
+      Object.entries(msg ?? {}).map(([k, v]: [string, any]) => [k, v && typeof v === "object" && "msgpack" in v ? decodeDynamic(v) : k === "raw_state" ? "(raw)" : v]),
+    );
+  const replacer = (_k: string, v: unknown) => (v === UNKNOWN ? "(unknown)" : Buffer.isBuffer(v) || v instanceof Uint8Array ? "(bytes)" : v);
+  appendFileSync(file, JSON.stringify({ pid: process.pid, rpc: name, request: values(request), response: values(response) }, replacer) + "\n");
+}
+
 /** Wraps plain handlers (value or thrown error) as grpc-js unary handlers. */
 function unary(handlers: Record<string, Handler>): grpc.UntypedServiceImplementation {
   const out: grpc.UntypedServiceImplementation = {};
   for (const [name, fn] of Object.entries(handlers)) {
     out[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       try {
-        callback(null, fn(call) as never);
+        const response = fn(call);
+        if (name !== "GetSchema") trace(name, call.request, response);
+        callback(null, response as never);
       } catch (e) {
         callback({ code: grpc.status.INTERNAL, details: message(e) });
       }
