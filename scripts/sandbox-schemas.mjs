@@ -203,7 +203,7 @@ function evalNode(node, pkg) {
     }
     case "call": {
       if (node.args.length === 0 && pkg.funcs.has(node.callee)) return evalFuncReturn(pkg, node.callee);
-      return { call: node.callee, args: node.args.map((a) => (a.k === "str" || a.k === "num" || a.k === "name" ? evalNode(a, pkg) : { sym: a.k })) };
+      return { call: node.callee, args: node.args.map((a) => (a.k === "str" || a.k === "num" || a.k === "name" || a.k === "composite" ? evalNode(a, pkg) : { sym: a.k })) };
     }
     case "composite": return { ctype: node.ctype, entries: node.entries.map((e) => ({ key: e.key ? evalNode(e.key, pkg) : null, value: evalNode(e.value, pkg) })) };
     default: return { sym: node.k };
@@ -279,6 +279,11 @@ function sdkAttribute(s) {
   if (field(s, "ForceNew") === true) out.forceNew = true;
   const def = field(s, "Default");
   if (def !== undefined && (typeof def === "string" || typeof def === "number" || typeof def === "boolean")) out.default = def;
+  // validation.StringInSlice with literal values: the provider itself rejects anything else at validate time
+  const vf = field(s, "ValidateFunc");
+  if (vf?.call === "validation.StringInSlice" && vf.args[0]?.entries?.every((e) => typeof e.value === "string") && vf.args[1] === false) {
+    out.oneOf = vf.args[0].entries.map((e) => e.value);
+  }
   return out;
 }
 

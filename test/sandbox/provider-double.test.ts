@@ -193,6 +193,13 @@ data "cloudflare_zone" "z" {
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('An argument named "sensitivty" is not expected here. Did you mean "sensitivity"?');
 
+      // The provider's own check (StringInSlice in the source), answered from ValidateResourceTypeConfig.
+      root.write("main.tf", good.replace('mode     = "off"', 'mode     = "of"'));
+      const badMode = await root.tf("validate");
+      expect(badMode.code).toBe(1);
+      expect(badMode.stderr).toContain('Error: expected mode to be one of ["on" "off"], got of');
+      expect(badMode.stderr).toContain('in resource "cloudflare_waf_group" "robots"');
+
       // A page rule needs its actions block (MinItems 1 in the source).
       root.write("main.tf", good.replace(/actions \{\n    waf = "off"\n  \}/, ""));
       const noActions = await root.tf("validate");
@@ -264,6 +271,58 @@ resource "cloudflare_ruleset" "waf" {
       const afterMigration = await root.tf("plan", "-detailed-exitcode", "-input=false");
       expect(afterMigration.code).toBe(1);
       expect(afterMigration.stderr).toContain("the previous managed rules API is no longer available for zone " + ZONE_ID);
+    },
+    SLOW,
+  );
+
+  it(
+    "the legacy data sources and cloudflare_zone read the account; the legacy ones fail once the zone is migrated",
+    async () => {
+      const tf = `${providerBlock(V3)}
+data "cloudflare_waf_packages" "owasp" {
+  zone_id = "${ZONE_ID}"
+  filter {
+    name = "^OWASP"
+  }
+}
+
+data "cloudflare_waf_groups" "all" {
+  zone_id = "${ZONE_ID}"
+}
+
+data "cloudflare_waf_rules" "wp" {
+  zone_id = "${ZONE_ID}"
+  filter {
+    group_id = "${WP_GROUP}"
+  }
+}
+
+data "cloudflare_zone" "z" {
+  name = "example.com"
+}
+
+output "owasp" { value = data.cloudflare_waf_packages.owasp.packages[*].id }
+output "groups" { value = { for g in data.cloudflare_waf_groups.all.groups : g.name => g.mode } }
+output "rules" { value = data.cloudflare_waf_rules.wp.rules[*].allowed_modes }
+output "zone" { value = [data.cloudflare_zone.z.id, data.cloudflare_zone.z.plan] }
+`;
+      const root = h.root("data", { "main.tf": tf }, [legacyZone()]);
+      expect((await root.tf("init", "-input=false")).code).toBe(0);
+      const apply = await root.tf("apply", "-auto-approve", "-input=false");
+      expect(apply.stderr).toBe("");
+      expect(apply.code).toBe(0);
+      const out = JSON.parse((await root.tf("output", "-json")).stdout) as Record<string, { value: unknown }>;
+      expect(out.owasp!.value).toEqual([OWASP_PACKAGE]);
+      expect(out.groups!.value).toEqual({ "OWASP Bad Robots": "on", "Cloudflare WordPress": "off" });
+      expect(out.rules!.value).toEqual([["default", "disable", "simulate", "block", "challenge"]]);
+      expect(out.zone!.value).toEqual([ZONE_ID, "enterprise"]);
+
+      root.editAccount((a) => {
+        a.zones[ZONE_ID]!.migrated = true;
+      });
+      const after = await root.tf("plan", "-input=false");
+      expect(after.code).toBe(1);
+      expect(after.stderr).toContain("error reading WAF packages: HTTP status 403: the previous managed rules API is no longer available");
     },
     SLOW,
   );

@@ -168,3 +168,34 @@ export function withDefaults(block: BlockSchema, value: ObjectValue): ObjectValu
   }
   return value;
 }
+
+export interface ValidationProblem {
+  /** The SDK's flat key (settings.0.waf) used in its messages. */
+  key: string;
+  /** The attribute path as Terraform's diagnostics want it. */
+  path: (string | number)[];
+  message: string;
+}
+
+/** The provider-side checks the source declares (StringInSlice), in the SDK's wording. */
+export function validateConfig(block: BlockSchema, config: Value, prefix: (string | number)[] = []): ValidationProblem[] {
+  if (!isObject(config)) return [];
+  const problems: ValidationProblem[] = [];
+  for (const [name, attr] of Object.entries(block.attributes)) {
+    const v = config[name];
+    if (attr.oneOf && typeof v === "string" && !attr.oneOf.includes(v)) {
+      const path = [...prefix, name];
+      const key = path.join(".");
+      problems.push({ key, path, message: `expected ${key} to be one of [${attr.oneOf.map((o) => JSON.stringify(o)).join(" ")}], got ${v}` });
+    }
+  }
+  for (const [name, bt] of Object.entries(block.blocks)) {
+    const v = config[name];
+    if (Array.isArray(v)) v.forEach((e, i) => problems.push(...validateConfig(bt.block, e, [...prefix, name, i])));
+    else if (isObject(v)) {
+      if (bt.nesting === "map") for (const [k, e] of Object.entries(v)) problems.push(...validateConfig(bt.block, e, [...prefix, name, k]));
+      else problems.push(...validateConfig(bt.block, v, [...prefix, name]));
+    }
+  }
+  return problems;
+}

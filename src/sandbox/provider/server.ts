@@ -10,7 +10,7 @@ import { accountDir, readAccount, writeAccount, type Account } from "../account/
 import type { BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
 import { conformBlock, decodeDynamic, encodeDynamic, isObject, UNKNOWN, type ObjectValue, type Value } from "./cty.js";
 import { readDataSource } from "./data-sources.js";
-import { planChange, withDefaults } from "./planning.js";
+import { planChange, validateConfig, withDefaults } from "./planning.js";
 import { handlerFor, type ResourceContext } from "./resources.js";
 
 const PROTO_DIR = fileURLToPath(new URL("./proto/", import.meta.url));
@@ -25,6 +25,15 @@ export function loadSchemaFile(version: string): ProviderSchemaFile {
 
 function error(summary: string, detail = ""): Diagnostic {
   return { severity: "ERROR", summary, detail };
+}
+
+function validationDiagnostics(block: BlockSchema, config: Value): Diagnostic[] {
+  return validateConfig(block, config).map((p) => ({
+    severity: "ERROR",
+    summary: p.message,
+    detail: "",
+    attribute: { steps: p.path.map((s) => (typeof s === "number" ? { element_key_int: s } : { attribute_name: s })) },
+  }));
 }
 
 function blockToProto(block: BlockSchema): unknown {
@@ -109,8 +118,11 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       }
       return { diagnostics: [] };
     },
-    ValidateResourceTypeConfig: () => ({ diagnostics: [] }),
-    ValidateDataSourceConfig: () => ({ diagnostics: [] }),
+    ValidateResourceTypeConfig: ({ request }) => ({ diagnostics: validationDiagnostics(resourceSchema(request.type_name).block, decodeDynamic(request.config)) }),
+    ValidateDataSourceConfig: ({ request }) => {
+      const schema = schemas.dataSources[request.type_name];
+      return { diagnostics: schema ? validationDiagnostics(schema.block, decodeDynamic(request.config)) : [] };
+    },
     UpgradeResourceState: ({ request }) => {
       const schema = resourceSchema(request.type_name);
       const raw = request.raw_state?.json?.length ? (JSON.parse(Buffer.from(request.raw_state.json).toString("utf8")) as Value) : null;

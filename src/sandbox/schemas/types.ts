@@ -18,6 +18,8 @@ export interface AttributeSchema {
   forceNew?: boolean;
   /** Default (SDKv2 `Default`, framework static default): planned when the configuration leaves it null. */
   default?: unknown;
+  /** validation.StringInSlice values (SDKv2): the provider rejects any other string at validate time. */
+  oneOf?: string[];
 }
 
 export type Nesting = "single" | "list" | "set" | "map" | "group";
