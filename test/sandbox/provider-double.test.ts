@@ -362,6 +362,38 @@ output "zone" { value = [data.cloudflare_zone.z.id, data.cloudflare_zone.z.plan]
   }
 
   it(
+    "4.52.8 (plugin-framework ruleset): apply creates the ruleset with service ids, a rule edit updates only that rule, a second entry point is refused",
+    async () => {
+      const root = h.root("ruleset-apply", { "main.tf": providerBlock(V4) + RULESET_TF }, [legacyZone({ migrated: true })]);
+      expect((await root.tf("init", "-input=false")).code).toBe(0);
+      const create = await root.tf("apply", "-auto-approve", "-input=false");
+      expect(create.stderr).toBe("");
+      expect(create.code).toBe(0);
+      const rulesets = () => Object.entries(root.account().zones[ZONE_ID]!.rulesets ?? {});
+      expect(rulesets()).toHaveLength(1);
+      const [id, stored] = rulesets()[0]! as [string, { rules: { id: string; action_parameters: { overrides: Record<string, unknown> } }[] }];
+      expect(id).toMatch(/^[0-9a-f]{32}$/);
+      expect(stored.rules.map((r) => r.id)).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/), expect.stringMatching(/^[0-9a-f]{32}$/)]);
+      expect(stored.rules[1]!.action_parameters.overrides).toEqual({ categories: [{ category: "paranoia-level-2", enabled: false }] });
+      expect((await root.tf("plan", "-detailed-exitcode", "-input=false")).code).toBe(0);
+
+      root.write("main.tf", providerBlock(V4) + RULESET_TF.replace('action  = "log"', 'action  = "block"'));
+      const update = await root.tf("apply", "-auto-approve", "-input=false");
+      expect(update.code).toBe(0);
+      expect(update.stdout).toContain("1 changed");
+      const after = rulesets()[0]![1] as typeof stored;
+      expect(after.rules[0]!.action_parameters.overrides).toEqual({ rules: [{ id: "5de7edfa648c4d6891dc3e7f84534ffa", action: "block", enabled: true }] });
+      expect(after.rules.map((r) => r.id)).toEqual(stored.rules.map((r) => r.id));
+
+      root.write("second.tf", RULESET_TF.replace('"cloudflare_ruleset" "waf"', '"cloudflare_ruleset" "again"'));
+      const second = await root.tf("apply", "-auto-approve", "-input=false");
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain("A similar configuration with rules already exists");
+    },
+    SLOW,
+  );
+
+  it(
     "init -upgrade moves a root from 3.35.0 to 4.52.8 and the imported ruleset's state carries over to a clean plan",
     async () => {
       const root = h.root("upgrade", { "main.tf": providerBlock(V3) + RULESET_TF }, [legacyZone({ migrated: true, rulesets: entryPoint() })]);
