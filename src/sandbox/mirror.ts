@@ -11,9 +11,10 @@
 // nothing changes inside the package at run time (the code, the certificate and the account live outside).
 
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeFileAtomicSync } from "./fs-sync.js";
 import { ensureServerIdentity } from "./provider/tls.js";
 
 export const PROVIDER_SOURCE = "registry.terraform.io/cloudflare/cloudflare";
@@ -69,14 +70,13 @@ export function buildMirror(dir: string, versions: string[] = servedVersions()):
     const pkg = join(mirrorDir, PROVIDER_SOURCE, version, "linux_amd64");
     mkdirSync(pkg, { recursive: true });
     const exe = join(pkg, `terraform-provider-cloudflare_v${version}`);
-    writeFileSync(exe, wrapperScript(version));
-    chmodSync(exe, 0o755);
+    writeFileAtomicSync(exe, wrapperScript(version), 0o755);
   }
   const tlsDir = join(root, "tls");
   ensureServerIdentity(tlsDir);
   const main = fileURLToPath(new URL("./provider/main.js", import.meta.url));
   if (!existsSync(main)) throw new Error(`provider double entry point missing: ${main} (run npm run build)`);
-  writeFileSync(
+  writeFileAtomicSync(
     join(root, "double.env"),
     [
       `CF_DOUBLE_MAIN=${shellQuote(main)}`,
@@ -87,7 +87,7 @@ export function buildMirror(dir: string, versions: string[] = servedVersions()):
     ].join("\n"),
   );
   const cliConfigFile = join(root, "terraform.rc");
-  writeFileSync(
+  writeFileAtomicSync(
     cliConfigFile,
     [
       "provider_installation {",

@@ -8,6 +8,7 @@ import { ROOT } from "../support/cli.js";
 /** The helpers that write to a temporary file and rename it (or hard-link it) into place. */
 const ALLOWED: Record<string, string> = {
   "src/terraform/fs-atomic.ts": "writeFileAtomic / writeNewFile: temporary file, fsync, rename or link, backups",
+  "src/sandbox/fs-sync.ts": "the provider double's account, mirror and RPC trace: temporary file, fsync, rename (sync: one RPC per event-loop turn); whole-line appends",
 };
 
 /**

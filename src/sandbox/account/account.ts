@@ -3,8 +3,9 @@
 // every change is written back atomically, so successive Terraform processes (one per phase) and a test
 // that inspects or edits the file between commands all see one consistent account.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomicSync } from "../fs-sync.js";
 
 export const ACCOUNT_DIR_ENV = "CF_DOUBLE_ACCOUNT_DIR";
 export const ACCOUNT_FILE = "account.json";
@@ -86,10 +87,7 @@ export function readAccount(dir: string): Account {
 
 export function writeAccount(dir: string, account: Account): void {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, ACCOUNT_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(account, null, 2) + "\n");
-  renameSync(tmp, file);
+  writeFileAtomicSync(join(dir, ACCOUNT_FILE), JSON.stringify(account, null, 2) + "\n");
 }
 
 /** A fresh 32-hex identifier, the form Cloudflare uses for zones, rulesets and rules. */

@@ -2,10 +2,11 @@
 // stdio and broker, and the health check. Each RPC decodes its values through the served version's
 // schema, acts on the simulated account and answers in cty msgpack.
 
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import { appendLineSync } from "../fs-sync.js";
 import { accountDir, readAccount, writeAccount, type Account } from "../account/account.js";
 import type { BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
 import { conformBlock, decodeDynamic, encodeDynamic, isObject, UNKNOWN, type ObjectValue, type Value } from "./cty.js";
@@ -220,7 +221,7 @@ function trace(name: string, request: any, response: unknown): void {
       Object.entries(msg ?? {}).map(([k, v]: [string, any]) => [k, v && typeof v === "object" && "msgpack" in v ? decodeDynamic(v) : k === "raw_state" ? "(raw)" : v]),
     );
   const replacer = (_k: string, v: unknown) => (v === UNKNOWN ? "(unknown)" : Buffer.isBuffer(v) || v instanceof Uint8Array ? "(bytes)" : v);
-  appendFileSync(file, JSON.stringify({ pid: process.pid, rpc: name, request: values(request), response: values(response) }, replacer) + "\n");
+  appendLineSync(file, JSON.stringify({ pid: process.pid, rpc: name, request: values(request), response: values(response) }, replacer));
 }
 
 /** Wraps plain handlers (value or thrown error) as grpc-js unary handlers. */

@@ -4,7 +4,7 @@
 // never change), because a fresh key per plugin start costs time on every Terraform phase.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -52,10 +52,4 @@ export function pemToUnpaddedDer(pem: string): string {
 /** Where the certificate lives when the launcher did not say (a per-user temp directory). */
 export function defaultIdentityDir(): string {
   return process.env.CF_DOUBLE_TLS_DIR || join(tmpdir(), `cf-provider-double-tls-${process.getuid?.() ?? "user"}`);
-}
-
-export function writeFileAtomic(file: string, content: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
 }
