@@ -55,7 +55,7 @@ function toWire(value: Value): unknown {
   if (value === UNKNOWN) return UNKNOWN;
   if (Array.isArray(value)) return value.map(toWire);
   if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(value)) out[k] = toWire(v);
     return out;
   }
@@ -83,7 +83,7 @@ export function conformBlock(value: Value | undefined, block: BlockSchema): Obje
       const one = Array.isArray(v) ? v[0] : v;
       out[name] = one === UNKNOWN ? UNKNOWN : conformBlock(one, bt.block);
     } else if (bt.nesting === "map") {
-      const m: ObjectValue = {};
+      const m: ObjectValue = Object.create(null);
       if (isObject(v)) for (const [k, e] of Object.entries(v)) m[k] = conformBlock(e, bt.block);
       out[name] = m;
     } else {
@@ -112,7 +112,7 @@ export function conformType(value: Value | undefined, type: CtyType): Value {
     return items.map((e) => conformType(e, inner as CtyType));
   }
   if (kind === "map") {
-    const out: ObjectValue = {};
+    const out: ObjectValue = Object.create(null);
     if (isObject(value)) for (const [k, e] of Object.entries(value)) out[k] = conformType(e, inner as CtyType);
     return out;
   }

@@ -102,7 +102,7 @@ function stripUnknown(v: Value): Value {
   if (v === UNKNOWN) return null;
   if (Array.isArray(v)) return v.filter((e) => e !== UNKNOWN).map(stripUnknown);
   if (isObject(v)) {
-    const out: ObjectValue = {};
+    const out: ObjectValue = Object.create(null);
     for (const [k, e] of Object.entries(v)) out[k] = stripUnknown(e);
     return out;
   }
@@ -112,7 +112,7 @@ function stripUnknown(v: Value): Value {
 export function clone(v: Value): Value {
   if (Array.isArray(v)) return v.map(clone);
   if (isObject(v)) {
-    const out: ObjectValue = {};
+    const out: ObjectValue = Object.create(null);
     for (const [k, e] of Object.entries(v)) out[k] = clone(e);
     return out;
   }
@@ -140,7 +140,7 @@ export function toStored(block: BlockSchema, value: ObjectValue): Record<string,
       out[name] = one ? items[0] : items;
     } else if (isObject(v)) {
       if (bt.nesting === "map") {
-        const m: Record<string, unknown> = {};
+        const m: Record<string, unknown> = Object.create(null);
         for (const [k, e] of Object.entries(v)) if (isObject(e)) m[k] = toStored(bt.block, e);
         if (Object.keys(m).length > 0) out[name] = m;
       } else out[name] = toStored(bt.block, v);
