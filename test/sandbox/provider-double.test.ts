@@ -3,6 +3,8 @@
 // account (including the legacy reset-on-destroy trap), the retired legacy API after migration, and the
 // ruleset import that ends in a clean plan.
 
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageHash } from "../../dist/sandbox/index.js";
 import { ENTRY_POINT, legacyZone, OWASP_PACKAGE, providerBlock, ROBOTS_GROUP, SQLI_RULE, TerraformHarness, WP_GROUP, ZONE_ID } from "./harness.js";
@@ -306,7 +308,11 @@ output "groups" { value = { for g in data.cloudflare_waf_groups.all.groups : g.n
 output "rules" { value = data.cloudflare_waf_rules.wp.rules[*].allowed_modes }
 output "zone" { value = [data.cloudflare_zone.z.id, data.cloudflare_zone.z.plan] }
 `;
-      const root = h.root("data", { "main.tf": tf }, [legacyZone()]);
+      const token = "trace-must-not-show-this-token-0123456789";
+      const withToken = tf.replace('provider "cloudflare" {}', `provider "cloudflare" {\n  api_token = "${token}"\n}`);
+      const root = h.root("data", { "main.tf": withToken }, [legacyZone()]);
+      const traceFile = path.join(root.accountDir, "rpc-trace.jsonl");
+      root.env.CF_DOUBLE_LOG = traceFile;
       expect((await root.tf("init", "-input=false")).code).toBe(0);
       const apply = await root.tf("apply", "-auto-approve", "-input=false");
       expect(apply.stderr).toBe("");
@@ -316,6 +322,10 @@ output "zone" { value = [data.cloudflare_zone.z.id, data.cloudflare_zone.z.plan]
       expect(out.groups!.value).toEqual({ "OWASP Bad Robots": "on", "Cloudflare WordPress": "off" });
       expect(out.rules!.value).toEqual([["default", "disable", "simulate", "block", "challenge"]]);
       expect(out.zone!.value).toEqual([ZONE_ID, "enterprise"]);
+      const trace = readFileSync(traceFile, "utf8");
+      expect(trace).toContain('"rpc":"ReadDataSource"');
+      expect(trace).toContain('"api_token":"(redacted)"');
+      expect(trace).not.toContain(token);
 
       root.editAccount((a) => {
         a.zones[ZONE_ID]!.migrated = true;

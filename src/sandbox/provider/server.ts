@@ -220,7 +220,10 @@ function trace(name: string, request: any, response: unknown): void {
     Object.fromEntries(
       Object.entries(msg ?? {}).map(([k, v]: [string, any]) => [k, v && typeof v === "object" && "msgpack" in v ? decodeDynamic(v) : k === "raw_state" ? "(raw)" : v]),
     );
-  const replacer = (_k: string, v: unknown) => (v === UNKNOWN ? "(unknown)" : Buffer.isBuffer(v) || v instanceof Uint8Array ? "(bytes)" : v);
+  // Credentials from a provider block never reach the trace file.
+  const secret = /^(api_token|api_key|api_user_service_key|email)$/;
+  const replacer = (k: string, v: unknown) =>
+    secret.test(k) && typeof v === "string" ? "(redacted)" : v === UNKNOWN ? "(unknown)" : Buffer.isBuffer(v) || v instanceof Uint8Array ? "(bytes)" : v;
   appendLineSync(file, JSON.stringify({ pid: process.pid, rpc: name, request: values(request), response: values(response) }, replacer));
 }
 
