@@ -68,7 +68,8 @@ export async function assemblePlan(input: {
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
 
   const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
-  const zoneRulesets = await Promise.all(analysis.zones.map((z) => rulesetHclFor(z, providerMajor, input.extracted, analysis)));
+  const notMigrated = notMigratedByZone(analysis.findings);
+  const zoneRulesets = await Promise.all(analysis.zones.map((z) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [])));
   const rulesetTf = zoneRulesets.join("\n");
   const importsTf = importsFile(analysis.zones);
   const legacyConfigAddresses = ws.resources.filter((r) => LEGACY_TYPES.has(r.type)).map((r) => r.configAddress);
@@ -117,15 +118,25 @@ function uniqueBlocks(ws: Workspace, keep: (r: ConfigResource) => boolean): Conf
   return out;
 }
 
-async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], analysis: AnalysisResult): Promise<string> {
+/**
+ * The overrides the ruleset cannot carry, as TODO lines, per zone id, in finding order. Grouped once:
+ * filtering every finding for every zone was zones × findings (seconds with thousands of zones).
+ */
+function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
+  const byZone = new Map<string, string[]>();
+  for (const f of findings) {
+    if (f.zoneId === null || (f.code !== "MANAGED_OVERRIDE_UNMAPPED" && f.code !== "CRS_OVERRIDE_NOT_MIGRATED")) continue;
+    let list = byZone.get(f.zoneId);
+    if (!list) byZone.set(f.zoneId, (list = []));
+    list.push(`${f.code}: ${f.message}`);
+  }
+  return byZone;
+}
+
+async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[]): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
   if (own) return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${own.text}`;
-  const todo = [
-    ...z.rulesetNotes,
-    ...analysis.findings
-      .filter((f) => f.zoneId === z.zone.zoneId && (f.code === "MANAGED_OVERRIDE_UNMAPPED" || f.code === "CRS_OVERRIDE_NOT_MIGRATED"))
-      .map((f) => `${f.code}: ${f.message}`),
-  ];
+  const todo = [...z.rulesetNotes, ...notMigrated];
   const zoneExpr = zoneIdExpression(z);
   if (zoneExpr.placeholder) todo.unshift("set zone_id: the zone id is not known offline");
   return emitRulesetHcl({
