@@ -6,6 +6,8 @@
 // `format()` does not validate, so the result is re-parsed with `@cdktn/hcl2json` before it is returned.
 
 import { loadHcl2Json } from "./parse-pool/pool.js";
+import { fastParse, labelShapesConflict } from "./hcl/fast.js";
+import { layoutHclLines } from "./hcl-layout.js";
 import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../core/model.js";
 import { configAddressOf, parseAddress } from "../core/address.js";
 import { quoteHclString } from "../core/hcl-string.js";
@@ -193,12 +195,29 @@ function checkIdentifier(name: string, what: string): void {
   }
 }
 
-/** Parse generated text with HashiCorp's parser; format() accepts broken HCL, so this is the real check. */
-async function assertParses(text: string, what: string): Promise<Record<string, unknown>> {
+/**
+ * Reads generated text back; format() accepts broken HCL, so this is the real check. The fast reader
+ * (hcl/fast.ts) accepts only what it is sure parses, exactly as hcl2json would read it; whatever it is
+ * not sure of goes to HashiCorp's parser. (hcl2json is WASM with a cost per call: once per zone, that was
+ * most of a plan over thousands of zones.)
+ */
+async function assertParses(text: string, what: string): Promise<void> {
+  if (readsBackFast(text)) return;
   try {
-    return await (await loadHcl2Json()).parse(`${what}.tf`, text);
+    await (await loadHcl2Json()).parse(`${what}.tf`, text);
   } catch (e) {
     throw new HclEmitError(`generated HCL for ${what} does not parse: ${(e as Error).message}`);
+  }
+}
+
+function readsBackFast(text: string): boolean {
+  try {
+    const r = fastParse(text, { select: () => true });
+    return r.ok && !labelShapesConflict(r.blocks) && r.blocks.every((b) => b.body !== null && !b.needsJudge);
+  } catch {
+    // The fast reader recurses per nesting level (the emitter nests six deep at most): out of stack, the
+    // judge reads it.
+    return false;
   }
 }
 
@@ -212,6 +231,16 @@ async function assertParses(text: string, what: string): Promise<Record<string, 
  * `version`) are not written; `ref` is written when the rule has one. `description` defaults to `""`.
  */
 export async function emitRulesetHcl(opts: EmitRulesetOptions): Promise<string> {
+  const lines = rulesetHclLines(opts);
+  // The layout is computed here when every line has a shape hcl-layout.ts knows (so far, always), else
+  // by format(); either way the text is read back before it is returned.
+  const text = layoutHclLines(lines) ?? (await (await loadHclTools()).format(lines.join("\n") + "\n"));
+  await assertParses(text, `cloudflare_ruleset.${opts.resourceName}`);
+  return text;
+}
+
+/** The ruleset's lines before layout: one item per line, no indentation. Throws HclEmitError on bad input. */
+export function rulesetHclLines(opts: EmitRulesetOptions): string[] {
   const { resourceName, zoneIdExpression, ruleset, providerMajor } = opts;
   checkIdentifier(resourceName, "resource name");
   const zoneExpr = zoneIdExpression.trim();
@@ -242,10 +271,7 @@ export async function emitRulesetHcl(opts: EmitRulesetOptions): Promise<string> 
   }
   lines.push("}");
 
-  const { format } = await loadHclTools();
-  const text = await format(lines.join("\n") + "\n");
-  await assertParses(text, `cloudflare_ruleset.${resourceName}`);
-  return text;
+  return lines;
 }
 
 /**
