@@ -3,7 +3,7 @@
 // into .bench/ (reused while the seed and sizes are unchanged), runs the built CLI on each as a child
 // process, and prints files, bytes, wall seconds, MB/s and peak RSS per case, against the targets.
 //
-//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state] [--no-full] [--runs N]
+//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many] [--no-full] [--runs N]
 //
 // --scale shrinks every size (0.1 for a quick look); --no-full skips the full-parse baseline of the
 // monorepo (minutes). Peak RSS is the child's own (`/usr/bin/time -f %M`, or the child's
@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureState, ensureTree } from "./bench/generate.mjs";
+import { ensureManyInstances, ensureState, ensureTree } from "./bench/generate.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH = path.join(ROOT, ".bench");
@@ -31,7 +31,7 @@ const opt = (name, dflt) => {
 const flag = (name) => args.includes(`--${name}`);
 const seed = Number(opt("seed", "20240601"));
 const scale = Number(opt("scale", "1"));
-const only = opt("only", "startup,a,b,state").split(",");
+const only = opt("only", "startup,a,b,state,many").split(",");
 const runs = Number(opt("runs", "1"));
 const MB = 1_000_000;
 const sz = (n) => Math.max(1, Math.round(n * scale));
@@ -52,7 +52,7 @@ function run(nodeArgs, { env = {}, cwd = ROOT } = {}) {
   let argv = nodeArgs;
   if (haveTime) {
     cmd = "/usr/bin/time";
-    argv = ["-o", rssFile, "-f", "%M", process.execPath, ...nodeArgs];
+    argv = ["-o", rssFile, "-f", "%M %U %S", process.execPath, ...nodeArgs];
   } else {
     childEnv.BENCH_RSS_FILE = rssFile;
     argv = ["--import", HOOK, ...nodeArgs];
@@ -61,13 +61,17 @@ function run(nodeArgs, { env = {}, cwd = ROOT } = {}) {
   const r = spawnSync(cmd, argv, { cwd, env: childEnv, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   let rssKb = NaN;
+  let cpu = NaN;
   try {
-    rssKb = Number(readFileSync(rssFile, "utf8").trim().split("\n").pop());
+    // "peak-RSS-KB [user-s system-s]": CPU seconds as well, which a busy machine disturbs far less than wall.
+    const [kb, user, sys] = readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
+    rssKb = kb;
+    if (user !== undefined && sys !== undefined) cpu = user + sys;
   } catch {
     /* no measurement */
   }
   rmSync(rssFile, { force: true });
-  return { wall, rssMb: rssKb / 1024, code: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  return { wall, cpu, rssMb: rssKb / 1024, code: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 /** Best of `runs` (wall), with its RSS. */
@@ -83,9 +87,9 @@ function best(nodeArgs, o) {
 const rows = [];
 const notes = [];
 function row(name, files, bytes, r, extra = "") {
-  rows.push({ name, files, bytes, wall: r.wall, rss: r.rssMb, code: r.code, extra });
+  rows.push({ name, files, bytes, wall: r.wall, cpu: r.cpu, rss: r.rssMb, code: r.code, extra });
   const problem = r.code !== 0 && r.code !== 1 ? ` (exit ${r.code}: ${r.stderr.trim().split("\n").slice(-2).join(" | ")})` : "";
-  console.error(`  ${name}: ${r.wall.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB${problem}`);
+  console.error(`  ${name}: ${r.wall.toFixed(2)} s${Number.isNaN(r.cpu) ? "" : ` (CPU ${r.cpu.toFixed(2)} s)`}, ${r.rssMb.toFixed(0)} MB${problem}`);
   return r;
 }
 
@@ -194,13 +198,41 @@ if (only.includes("state")) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Many instances (issue 18 §4): plan must stay within 1.5x of scan on a state with 20,000 instances of
+// one legacy resource, and on the same count spread over one module instance per zone.
+if (only.includes("many")) {
+  const n = sz(20_000);
+  const label = `${Math.round(n / 1000)}k`;
+  const shapes = [
+    ["one", `state ${label} instances of one resource`],
+    ["dup", `state ${label} instances, duplicated resources`],
+  ];
+  const outDir = path.join(BENCH, `many-out-${process.pid}`);
+  for (const [shape, name] of shapes) {
+    const dir = path.join(BENCH, `many-${shape}-${seed}-${n}`);
+    const t = ensureManyInstances(dir, { seed, instances: n, shape });
+    console.error(`${name}: ${t.instances} instances, ${t.files} files${t.reused ? " (reused)" : ""}`);
+    const state = path.join(dir, "terraform.tfstate");
+    const planArgs = (more = []) => [CLI, "plan", dir, "--state", state, "--format", "json", "--fail-on", "never", "--quiet", ...more];
+    run(scanArgs(dir, ["--state", state])); // page cache
+    const rs = row(`${name}: scan`, t.files, t.bytes, best(scanArgs(dir, ["--state", state])));
+    const rp = row(`${name}: plan`, t.files, t.bytes, best(planArgs()));
+    const ro = row(`${name}: plan --out-dir`, t.files, t.bytes, best(planArgs(["--out-dir", outDir, "--force"])));
+    rmSync(outDir, { recursive: true, force: true });
+    const rg = row(`${name}: gate`, t.files, t.bytes, best([CLI, "gate", dir, "--state", state, "--format", "json", "--fail-on", "never", "--quiet"]));
+    const ratio = (a, b) => `${(a.wall / b.wall).toFixed(2)}${Number.isNaN(a.cpu) ? "" : ` (CPU ${(a.cpu / b.cpu).toFixed(2)})`}`;
+    notes.push(`${name}: plan / scan = ${ratio(rp, rs)}, plan --out-dir / scan = ${ratio(ro, rs)}, gate / scan = ${ratio(rg, rs)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 console.log(`cf-waf-migrate bench — seed ${seed}, scale ${scale}, ${process.version}, ${(await import("node:os")).availableParallelism()} cores`);
-console.log(`${pad("case", 46)} ${lpad("files", 6)} ${lpad("bytes", 11)} ${lpad("wall s", 8)} ${lpad("MB/s", 7)} ${lpad("RSS MB", 7)}  notes`);
+console.log(`${pad("case", 58)} ${lpad("files", 6)} ${lpad("bytes", 11)} ${lpad("wall s", 8)} ${lpad("CPU s", 7)} ${lpad("MB/s", 7)} ${lpad("RSS MB", 7)}  notes`);
 for (const r of rows) {
   console.log(
-    `${pad(r.name, 46)} ${lpad(r.files, 6)} ${lpad(r.bytes, 11)} ${lpad(r.wall.toFixed(2), 8)} ${lpad((r.bytes / MB / r.wall).toFixed(1), 7)} ${lpad(r.rss.toFixed(0), 7)}  ${r.code > 1 ? `exit ${r.code} ` : ""}${r.extra}`,
+    `${pad(r.name, 58)} ${lpad(r.files, 6)} ${lpad(r.bytes, 11)} ${lpad(r.wall.toFixed(2), 8)} ${lpad(Number.isNaN(r.cpu) ? "-" : r.cpu.toFixed(2), 7)} ${lpad((r.bytes / MB / r.wall).toFixed(1), 7)} ${lpad(r.rss.toFixed(0), 7)}  ${r.code > 1 ? `exit ${r.code} ` : ""}${r.extra}`,
   );
 }
 for (const n of notes) console.log(n);
@@ -225,6 +257,12 @@ const st500 = rows.find((r) => /^state 500 MB: read/.test(r.name));
 if (st500) check("500 MB state ≤ 6 s", st500.wall <= 6, `${st500.wall.toFixed(2)} s`);
 const st600 = rows.find((r) => /^state 600 MB: read/.test(r.name));
 if (st600) check("600 MB state read (streamed)", st600.code === 0, `${st600.wall.toFixed(2)} s, exit ${st600.code}`);
+for (const r of rows.filter((x) => / instances.*: plan$/.test(x.name))) {
+  const scan = rows.find((x) => x.name === r.name.replace(/: plan$/, ": scan"));
+  if (!scan) continue;
+  check(`${r.name} ≤ 1.5 × scan (wall)`, r.wall <= 1.5 * scan.wall, `${(r.wall / scan.wall).toFixed(2)} × (${r.wall.toFixed(2)} s vs ${scan.wall.toFixed(2)} s)`);
+  if (!Number.isNaN(r.cpu)) check(`${r.name} ≤ 1.5 × scan (CPU)`, r.cpu <= 1.5 * scan.cpu, `${(r.cpu / scan.cpu).toFixed(2)} × (${r.cpu.toFixed(2)} s vs ${scan.cpu.toFixed(2)} s)`);
+}
 if (targets.length) {
   console.log("targets:");
   for (const t of targets) console.log(`  ${t}`);

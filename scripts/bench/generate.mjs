@@ -895,3 +895,201 @@ export async function ensureState(file, { seed, bytes }) {
   writeFileSync(manifest, JSON.stringify({ params, stats }, null, 2));
   return { ...stats, reused: false };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Many instances: one small tree whose legacy resources expand to tens of thousands of state instances,
+// the shape that made plan superlinear (issue 18 §4). Three shapes, same instance count:
+//   "one"   one cloudflare_waf_rule under for_each (and one cloudflare_waf_group under count) in the root
+//           module, all instances in one zone;
+//   "dup"   a module called with for_each once per zone: every module instance declares the same
+//           type.name (a package, a group under count, a rule under for_each), so the state holds the same
+//           resource address in many module instances, across many zones;
+//   "zones" one cloudflare_waf_rule under for_each whose instances spread over many zones.
+
+const MANY_HEAD = `terraform {
+  required_version = ">= 1.5.0"
+  required_providers {
+    cloudflare = {
+      source  = "cloudflare/cloudflare"
+      version = "~> 3.30"
+    }
+  }
+}
+
+provider "cloudflare" {}
+`;
+
+const stateInstance = (indexKey, attributes) => ({
+  ...(indexKey === undefined ? {} : { index_key: indexKey }),
+  schema_version: 0,
+  attributes,
+  sensitive_attributes: [],
+  private: "bnVsbA==",
+  dependencies: [],
+});
+
+const stateRes = (module, type, name, instances) => ({
+  ...(module ? { module } : {}),
+  mode: "managed",
+  type,
+  name,
+  provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
+  instances,
+});
+
+/** Files ({rel: text}) and the state object of a many-instances corpus. */
+export function manyInstancesCorpus({ seed, instances, shape }) {
+  const r = rng(seed);
+  const pkg = PACKAGE_IDS[0]; // the OWASP package (groups, package)
+  const cfPkg = PACKAGE_IDS[1]; // the Cloudflare package (rules)
+  const files = new Map();
+  const resources = [];
+  // Same-length keys, in sorted order (as Terraform writes instances, and so `terraform fmt` aligns the map).
+  const ruleId = (i) => `1${String(i).padStart(7, "0")}`; // Cloudflare Managed Ruleset ids (1xxxxx and up)
+  const mode = () => r.pick(["simulate", "disable", "block", "challenge"]);
+  if (shape === "one" || shape === "zones") {
+    const zoneCount = shape === "one" ? 1 : Math.max(2, Math.round(instances / 10));
+    const zones = Array.from({ length: zoneCount }, () => r.hex(32));
+    const groups = Math.max(1, Math.round(instances / 100));
+    const rules = {};
+    const ruleInstances = [];
+    for (let i = 0; i < instances; i++) {
+      const key = ruleId(i);
+      const zone = zones[i % zoneCount];
+      const m = mode();
+      rules[key] = { zone, mode: m };
+      ruleInstances.push(stateInstance(key, { id: key, rule_id: key, zone_id: zone, package_id: cfPkg, group_id: GROUP_IDS[i % GROUP_IDS.length], mode: m }));
+    }
+    // The rule map is data the root reads (a tfvars-style JSON file), as large for_each maps usually are.
+    files.set("rules.auto.tfvars.json", JSON.stringify({ waf_rules: rules }, null, 2) + "\n");
+    files.set(
+      "main.tf",
+      `${MANY_HEAD}
+variable "waf_rules" {
+  type = map(object({
+    zone = string
+    mode = string
+  }))
+}
+
+variable "zone_id" {
+  type    = string
+  default = "${zones[0]}"
+}
+
+resource "cloudflare_waf_rule" "rules" {
+  for_each = var.waf_rules
+
+  zone_id = each.value.zone
+  rule_id = each.key
+  mode    = each.value.mode
+}
+
+resource "cloudflare_waf_group" "groups" {
+  count = ${groups}
+
+  zone_id    = var.zone_id
+  group_id   = element([${GROUP_IDS.map((g) => `"${g}"`).join(", ")}], count.index)
+  package_id = "${pkg}"
+  mode       = "on"
+}
+`,
+    );
+    resources.push(stateRes(null, "cloudflare_waf_group", "groups", Array.from({ length: groups }, (_, i) => stateInstance(i, { id: `${GROUP_IDS[i % GROUP_IDS.length]}`, group_id: GROUP_IDS[i % GROUP_IDS.length], zone_id: zones[0], package_id: pkg, mode: "on" }))));
+    resources.push(stateRes(null, "cloudflare_waf_rule", "rules", ruleInstances));
+  } else if (shape === "dup") {
+    const perModule = 10; // rules per module instance; with the package and two groups, 13 instances
+    const sites = Math.max(1, Math.round(instances / (perModule + 3)));
+    const siteKeys = Array.from({ length: sites }, (_, i) => `site-${String(i).padStart(5, "0")}`);
+    const zones = siteKeys.map(() => r.hex(32));
+    files.set("sites.auto.tfvars.json", JSON.stringify({ sites: Object.fromEntries(siteKeys.map((k, i) => [k, zones[i]])) }, null, 2) + "\n");
+    files.set(
+      "main.tf",
+      `${MANY_HEAD}
+variable "sites" {
+  type = map(string)
+}
+
+# One WAF module per zone: the same legacy resources in every module instance.
+module "site" {
+  source   = "./modules/site-waf"
+  for_each = var.sites
+
+  zone_id = each.value
+}
+`,
+    );
+    const ruleKeys = Array.from({ length: perModule }, (_, i) => ruleId(i));
+    files.set(
+      "modules/site-waf/main.tf",
+      `variable "zone_id" {
+  type = string
+}
+
+resource "cloudflare_waf_package" "owasp" {
+  zone_id     = var.zone_id
+  package_id  = "${pkg}"
+  sensitivity = "medium"
+  action_mode = "simulate"
+}
+
+resource "cloudflare_waf_group" "groups" {
+  count = 2
+
+  zone_id    = var.zone_id
+  group_id   = element([${GROUP_IDS.map((g) => `"${g}"`).join(", ")}], count.index)
+  package_id = "${pkg}"
+  mode       = "on"
+}
+
+resource "cloudflare_waf_rule" "rules" {
+  for_each = {
+${ruleKeys.map((k) => `    "${k}" = "${mode()}"`).join("\n")}
+  }
+
+  zone_id = var.zone_id
+  rule_id = each.key
+  mode    = each.value
+}
+`,
+    );
+    // State order: by module, then type, then name (as Terraform writes it).
+    siteKeys.forEach((k, i) => {
+      const module = `module.site["${k}"]`;
+      const zone = zones[i];
+      resources.push(stateRes(module, "cloudflare_waf_group", "groups", [0, 1].map((g) => stateInstance(g, { id: GROUP_IDS[g], group_id: GROUP_IDS[g], zone_id: zone, package_id: pkg, mode: "on" }))));
+      resources.push(stateRes(module, "cloudflare_waf_package", "owasp", [stateInstance(undefined, { id: pkg, package_id: pkg, zone_id: zone, sensitivity: "medium", action_mode: "simulate" })]));
+      resources.push(stateRes(module, "cloudflare_waf_rule", "rules", ruleKeys.map((rk) => stateInstance(rk, { id: rk, rule_id: rk, zone_id: zone, package_id: cfPkg, group_id: GROUP_IDS[0], mode: "simulate" }))));
+    });
+  } else throw new Error(`unknown many-instances shape ${shape}`);
+  const state = {
+    version: 4,
+    terraform_version: "1.5.7",
+    serial: r.int(1, 9999),
+    lineage: `${r.hex(8)}-${r.hex(4)}-${r.hex(4)}-${r.hex(4)}-${r.hex(12)}`,
+    outputs: {},
+    resources,
+    check_results: null,
+  };
+  return { files, state };
+}
+
+/** Writes a many-instances tree with its terraform.tfstate (reused when unchanged). */
+export function ensureManyInstances(dir, params) {
+  const full = { kind: "many-instances", version: GENERATOR_VERSION, ...params };
+  if (manifestMatches(dir, full)) return { ...JSON.parse(readFileSync(path.join(dir, ".bench-manifest.json"), "utf8")).stats, reused: true };
+  rmSync(dir, { recursive: true, force: true });
+  const { files, state } = manyInstancesCorpus(params);
+  files.set("terraform.tfstate", JSON.stringify(state, null, 2) + "\n");
+  let bytes = 0;
+  for (const [rel, text] of files) {
+    const abs = path.join(dir, rel);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, text);
+    bytes += Buffer.byteLength(text);
+  }
+  const instances = state.resources.reduce((n, res) => n + res.instances.length, 0);
+  const stats = { files: files.size, bytes, instances, stateBytes: Buffer.byteLength(files.get("terraform.tfstate")) };
+  writeFileSync(path.join(dir, ".bench-manifest.json"), JSON.stringify({ params: full, stats }, null, 2));
+  return { ...stats, reused: false };
+}
