@@ -11,8 +11,7 @@
 // `terraform show -json` document is reported back (`showJson`) for the caller to read in one piece.
 import { open } from "node:fs/promises";
 import { parseJsonWithPositions } from "./hcl/json-positions.js";
-import type { StateInstance, StateOutcome } from "./state.js";
-import { addV4Resource } from "./state.js";
+import { addV4Resource, type StateInstance, type StateOutcome } from "./state-v4.js";
 
 export interface StreamOptions {
   /** Which resources to keep (by mode and type); all when absent. */

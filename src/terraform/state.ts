@@ -3,33 +3,13 @@
 // their addresses exactly as `terraform state list` prints them.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { configAddressOf, formatAddress, formatModulePath, parseAddress, parseModulePath, type IndexKey, type ParsedAddress } from "../core/address.js";
-import type { InputError } from "../core/model.js";
+import { configAddressOf, formatAddress, formatModulePath, parseAddress, type ParsedAddress } from "../core/address.js";
 import { fsError } from "./discover.js";
 import { parseJsonWithPositions } from "./hcl/json-positions.js";
+import { addV4Resource, type StateInstance, type StateOutcome } from "./state-v4.js";
 
-export interface StateInstance {
-  address: string;
-  configAddress: string;
-  /** Module instance path (`module.waf["shop"]`), "" at the root. */
-  module: string;
-  mode: "managed" | "data";
-  type: string;
-  name: string;
-  indexKey?: IndexKey;
-  attributes: Record<string, unknown>;
-  schemaVersion: number | null;
-  provider: string | null;
-}
-
-export interface StateRead {
-  /** Display name of the source (`-` shows as `<stdin>`). */
-  source: string;
-  instances: StateInstance[];
-  terraformVersion: string | null;
-}
-
-export type StateOutcome = { ok: true; state: StateRead } | { ok: false; error: InputError };
+export { addV4Resource } from "./state-v4.js";
+export type { StateInstance, StateOutcome, StateRead } from "./state-v4.js";
 
 /**
  * V8 cannot hold a string longer than ~512 MiB, and JSON.parse needs the whole text: a `terraform show
@@ -53,8 +33,6 @@ export interface ReadStateOptions {
 }
 
 /** `source` is a path (resolved against `cwd`) or `-` for standard input; errors name it as given. */
-const IDENTIFIER = /^[\p{ID_Start}_][\p{ID_Continue}_-]*$/u;
-
 export async function readStateSource(source: string, stdin: () => Promise<Buffer>, cwd: string = process.cwd(), opts: ReadStateOptions = {}): Promise<StateOutcome> {
   const display = source === "-" ? "<stdin>" : source;
   const file = path.resolve(cwd, source);
@@ -132,52 +110,6 @@ export function stateFromDocument(doc: unknown, display: string): StateOutcome {
     if (err) return fail(err);
   }
   return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null } };
-}
-
-/** Adds one `resources[]` entry of a v4 state; returns an error message when it is malformed. */
-export function addV4Resource(r: Record<string, unknown>, out: StateInstance[]): string | null {
-  if (!r || typeof r !== "object") return "malformed resource entry in state";
-  const { type, name } = r as { type?: unknown; name?: unknown };
-  if (typeof type !== "string" || typeof name !== "string") return "resource entry without type or name in state";
-  // A name that is not an identifier could never be addressed by a command: the state is corrupt.
-  if (!IDENTIFIER.test(type) || !IDENTIFIER.test(name)) return `malformed resource ${JSON.stringify(`${type}.${name}`)} in state (not a Terraform identifier)`;
-  const mode = r.mode === "data" ? "data" : "managed";
-  const module = typeof r.module === "string" ? r.module : "";
-  let modules;
-  try {
-    modules = parseModulePath(module);
-  } catch {
-    return `malformed module path ${JSON.stringify(module)} in state`;
-  }
-  const provider = typeof r.provider === "string" ? r.provider : null;
-  for (const inst of (Array.isArray(r.instances) ? r.instances : []) as Record<string, unknown>[]) {
-    if (inst?.deposed) continue; // a deposed object is not an instance of its own in `state list`
-    const key = inst?.index_key;
-    // count keys are whole numbers; anything else cannot be a Terraform instance key.
-    if (typeof key === "number" && !(Number.isSafeInteger(key) && key >= 0)) return `malformed index_key ${key} of ${type}.${name} in state`;
-    const parsed: ParsedAddress = { modules, mode, type, name };
-    if (typeof key === "number" || typeof key === "string") parsed.key = key;
-    out.push({
-      address: formatAddress(parsed),
-      configAddress: configAddressOf(parsed),
-      module,
-      mode,
-      type,
-      name,
-      ...(parsed.key !== undefined ? { indexKey: parsed.key } : {}),
-      attributes: attributesOf(inst),
-      schemaVersion: typeof inst?.schema_version === "number" ? inst.schema_version : null,
-      provider,
-    });
-  }
-  return null;
-}
-
-function attributesOf(inst: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (inst?.attributes && typeof inst.attributes === "object") return inst.attributes as Record<string, unknown>;
-  // Pre-0.12 `attributes_flat` (flatmap strings): only the top-level scalars are usable.
-  if (inst?.attributes_flat && typeof inst.attributes_flat === "object") return { ...(inst.attributes_flat as Record<string, unknown>) };
-  return {};
 }
 
 /** `terraform show -json`: `values.root_module` with `resources[]` and nested `child_modules[]`. */
