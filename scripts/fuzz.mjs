@@ -20,7 +20,7 @@ import { Crash, KNOWN_ISSUES, loadFixtures, PROPERTIES, runProperty } from "./fu
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** Cases per property at --scale 1: 113,000 in all. The slow ones (temp trees, the GopherJS parser) get fewer. */
+/** Cases per property at --scale 1: 116,000 in all (before the hardening classes below). The slow ones (temp trees, the GopherJS parser) get fewer. */
 const BUDGET = {
   "hcl-parse": 25_000,
   "hcl-differential": 15_000,
@@ -31,6 +31,7 @@ const BUDGET = {
   "address-roundtrip": 15_000,
   "address-key-hcl": 5_000,
   "page-rule-expression": 15_000,
+  "page-rule-untranslatable": 3_000,
   workspace: 1_500,
 };
 

@@ -570,3 +570,23 @@ export const randomUrl = fc
 
 /** A pattern (as text, with its parts) and a URL to test it against. */
 export const patternAndUrl = patternParts.chain((p) => fc.tuple(fc.constant(p), fc.oneof(derivedUrl(p), randomUrl)));
+
+// ---- hostile Page Rule targets (issue 18 §2) -----------------------------------------------------------
+
+/** Pieces a damaged or hand-typed target is made of: IDN hosts, whitespace, ports, quotes, long runs. */
+const TARGET_PIECES = ["https://", "HTTPS://", "h*://", "*", "*.", "shop.", "example.com", "bücher.", "xn--bcher-kva.", ":", ":8443", ":99999", ":0", "/", "/admin/", "?", "?q=*", '"', "#", "$", "'", " ", "\t", "%20", "\\", "é", "🎉", "\u00A0", "**"];
+
+/** A target of random pieces with one piece repeated up to 20,000 times: size scaling is part of the case. */
+export const hostileTarget = fc
+  .record({
+    // Half the heads are a well-formed start, so the long runs also reach the path, query and raw strings.
+    head: fc.oneof(
+      fc.array(fc.constantFrom(...TARGET_PIECES), { maxLength: 8 }),
+      fc.tuple(fc.constantFrom("", "https://", "*."), fc.constantFrom("example.com", "shop.example.com", "*example.com"), fc.constantFrom("", "/", "/a/", "?", "/x?")).map((xs) => xs),
+    ),
+    run: fc.constantFrom("#", "$", '"#', "*a", "?", "/", "example.com", "a", "*", ":"),
+    times: fc.oneof(fc.nat({ max: 40 }), fc.integer({ min: 1_000, max: 20_000 })),
+    tail: fc.array(fc.constantFrom(...TARGET_PIECES), { maxLength: 4 }),
+    zoneName: fc.constantFrom(null, "example.com", "shop.example.com"),
+  })
+  .map(({ head, run, times, tail, zoneName }) => ({ target: head.join("") + run.repeat(times) + tail.join(""), zoneName }));

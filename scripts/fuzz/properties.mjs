@@ -25,7 +25,7 @@ import * as g from "./generators.mjs";
  *   parseAddress: (s: string) => any;
  *   formatModulePath: (steps: any[]) => string;
  *   quoteHclString: (s: string) => string;
- *   pageRuleTargetToExpression: (target: string) => { expression: string };
+ *   pageRuleTargetToExpression: (target: string, opts?: { zoneName?: string | null; meter?: { steps: number } }) => { expression: string };
  *   evaluateExpression: (expr: string, req: { url: string }) => boolean;
  *   pageRuleMatches: (target: string, url: string) => boolean;
  *   loadWorkspace: (opts: any) => Promise<any>;
@@ -564,6 +564,40 @@ export const pageRuleExpression = {
   show: ([parts, url]) => ({ target: g.renderPattern(parts), url }),
 };
 
+/** Work allowed per character of a target (plus a constant): the translator makes a few passes, no more. */
+const PAGE_RULE_STEPS_PER_CHAR = 40;
+
+/** @type {Property} */
+export const pageRuleHostileTargets = {
+  name: "page-rule-untranslatable",
+  title: "Page Rule target of any shape: an expression or an UntranslatableTargetError with a fix, in linear work",
+  arbitrary: () => g.hostileTarget,
+  async run({ target, zoneName }, { impl }, stats) {
+    const meter = { steps: 0 };
+    let translated;
+    try {
+      translated = impl.pageRuleTargetToExpression(target, { zoneName, meter });
+    } catch (e) {
+      // Untranslatable input is a finding on the Page Rule (PAGE_RULE_TARGET_UNTRANSLATABLE): anything else is a crash.
+      if (/** @type {any} */ (e)?.name !== "UntranslatableTargetError") throw new Crash(`pageRuleTargetToExpression(${clip(JSON.stringify(target), 120)})`, e);
+      const err = /** @type {any} */ (e);
+      ensure(err.message.length > 0 && typeof err.hint === "string" && err.hint.length > 0, `refusal without a message or a fix: ${String(err.message)}`);
+      if (/[^\u0000-\u007f]/.test(target.split(/[/?]/, 1)[0] ?? "") && /not ASCII/.test(err.message) && !target.includes("*")) {
+        ensure(/xn--|punycode/.test(err.hint), `a non-ASCII host's fix names no punycode form: ${err.hint}`);
+      }
+      count(stats, "refused as untranslatable");
+    }
+    ensure(meter.steps <= PAGE_RULE_STEPS_PER_CHAR * (target.length + 64), `${meter.steps} steps for a ${target.length}-character target: not linear`);
+    if (!translated) return;
+    ensure(!translated.expression.includes("full_uri"), `whole-URL wildcard in ${clip(translated.expression)}`);
+    if (target.length < 400) {
+      await guarded(`evaluateExpression(${clip(JSON.stringify(translated.expression))})`, () => impl.evaluateExpression(translated.expression, { url: "https://shop.example.com/admin/x" }));
+    }
+    count(stats, target.length >= 1_000 ? "translated (long target)" : "translated");
+  },
+  show: (input) => ({ zoneName: input.zoneName, target: clip(input.target, 300), length: input.target.length }),
+};
+
 // ---- workspace pipeline ------------------------------------------------------------------------------------
 
 /** @param {Fixtures} fixtures */
@@ -638,7 +672,7 @@ export const workspacePipeline = {
 };
 
 /** Every property, in report order. */
-export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, workspacePipeline];
+export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, workspacePipeline];
 
 /**
  * Runs one property for `numRuns` cases with fast-check (shrinking a failure to a minimal input).

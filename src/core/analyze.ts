@@ -9,6 +9,7 @@ import {
   MAX_EXPRESSION_BYTES,
   MAX_FIREWALL_RULES_TO_MIGRATE,
   migrationModeFor,
+  pageRuleBecomesSkip,
   pageRuleTouchesWaf,
   phase1Eligibility,
   phase2Compatible,
@@ -34,6 +35,7 @@ import type {
   ZoneWafSetting,
 } from "./model.js";
 import { rulesetResourceName } from "./naming.js";
+import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
@@ -275,6 +277,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
 
   // Page Rules.
   for (const pr of z.pageRules) {
+    const untranslatable = pageRuleBecomesSkip(pr) ? untranslatableTargetFinding(pr, zoneId, z.zone?.name ?? null) : null;
+    if (untranslatable) findings.push(untranslatable);
     if (pr.disableSecurity) {
       findings.push(
         finding(

@@ -42,6 +42,8 @@ export const FINDING_CODES = {
   FIREWALL_RULE_BYPASS_OTHER_PRODUCTS: "info",
   /** Two `http_request_firewall_managed` entry point rulesets for one zone: only one can exist. */
   DUPLICATE_ENTRY_POINT: "error",
+  /** A skip-rule Page Rule whose target cannot be expressed (non-ASCII host, whitespace, invalid port, …). */
+  PAGE_RULE_TARGET_UNTRANSLATABLE: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

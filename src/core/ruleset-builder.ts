@@ -10,8 +10,8 @@ import {
   OWASP_CORE_RULESET_ID,
   type CoreRuleSetSettings,
 } from "./mappings.js";
-import type { FirewallRule, LegacyWafPackage, PageRule, Ruleset, RulesetRule } from "./model.js";
-import { pageRuleTargetToExpression } from "./page-rule-pattern.js";
+import type { FirewallRule, LegacyWafPackage, PageRule, Ruleset, RulesetRule, ZoneResource } from "./model.js";
+import { translatePageRuleTarget } from "./page-rule-target-check.js";
 
 /** The name the service gives the migrated entry point ruleset (`GET …/waf_migration/config`). */
 export const MIGRATED_RULESET_NAME = "default";
@@ -28,6 +28,8 @@ export interface RulesetInput {
   packages: LegacyWafPackage[];
   firewallRules: FirewallRule[];
   pageRules: PageRule[];
+  /** The zone's resource when known: its name places the `/` Cloudflare inserts after the zone name. */
+  zone?: ZoneResource | null;
 }
 
 export function buildRuleset(input: RulesetInput): BuiltRuleset {
@@ -50,7 +52,13 @@ export function buildRuleset(input: RulesetInput): BuiltRuleset {
       rules.push(skipRule("<PAGE_RULE_TARGET_EXPRESSION>", `${setting}, migrated from ${pr.ref.address}`, pr.status !== "disabled"));
       continue;
     }
-    const translated = pageRuleTargetToExpression(pr.target);
+    const result = translatePageRuleTarget(pr.target, input.zone?.name ?? null);
+    if (!result.ok) {
+      // PAGE_RULE_TARGET_UNTRANSLATABLE (an error finding) says what to fix; no guessed skip rule.
+      notes.push(`${pr.ref.address}: "${pr.target}" cannot be translated (${result.error.message}): no skip rule is generated for it`);
+      continue;
+    }
+    const translated = result.translated;
     if (!translated.exact) {
       notes.push(`${pr.ref.address}: "${pr.target}" is translated approximately: ${translated.notes.join("; ")}`);
     }

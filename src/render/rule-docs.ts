@@ -173,6 +173,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "A zone has exactly one entry point ruleset per phase: two cloudflare_ruleset resources for it fail to apply or overwrite each other. Keep one (merge the rules into it) and remove the other from the configuration and state.",
     check: "existing rulesets",
   },
+  PAGE_RULE_TARGET_UNTRANSLATABLE: {
+    short: "A Page Rule target cannot become a skip rule expression.",
+    full: "The Page Rule's target has a non-ASCII host (use its punycode xn-- form), whitespace, an invalid port or another shape a URL pattern cannot have: no skip rule is generated for it, and the zone is not ready to migrate until the target is fixed.",
+    check: "page rules",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {
