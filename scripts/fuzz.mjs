@@ -32,6 +32,7 @@ const BUDGET = {
   "address-key-hcl": 5_000,
   "page-rule-expression": 15_000,
   "page-rule-untranslatable": 3_000,
+  "credential-echo": 5_000,
   workspace: 1_500,
 };
 
@@ -69,6 +70,7 @@ async function loadImpl() {
     // hcl2json through the project's runtime holder: a Go runtime that dies is replaced, as in the CLI.
     dist("terraform/parse-pool/runtime.js"),
   ]);
+  const redaction = await dist("core/secret-redaction.js");
   let hcl2parser;
   try {
     hcl2parser = createRequire(import.meta.url)("hcl2-parser");
@@ -90,6 +92,7 @@ async function loadImpl() {
     evaluateExpression: evalExpr.evaluateExpression,
     pageRuleMatches: evalExpr.pageRuleMatches,
     loadWorkspace: workspace.loadWorkspace,
+    createSecretRedactor: redaction.createSecretRedactor,
   };
 }
 

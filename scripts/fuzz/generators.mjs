@@ -590,3 +590,50 @@ export const hostileTarget = fc
     zoneName: fc.constantFrom(null, "example.com", "shop.example.com"),
   })
   .map(({ head, run, times, tail, zoneName }) => ({ target: head.join("") + run.repeat(times) + tail.join(""), zoneName }));
+
+// ---- credentials echoed in transformed forms (issue 18 §3) ---------------------------------------------
+
+const TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".split("");
+const HEX_CHARS = "0123456789abcdef".split("");
+
+/** How an echo can transform a piece of a header: what misconfigured proxies and debug pages do. */
+export const ECHO_TRANSFORMS = ["verbatim", "upper", "lower", "spaced", "dashed", "hex", "HEX", "base64", "base64url", "bearer-base64", "email-key-base64", "json"];
+
+/** Applies one echo transform to the piece of a credential it shows. @param {string} how @param {string} piece @param {string} email */
+export function echoForm(how, piece, email) {
+  switch (how) {
+    case "upper": return piece.toUpperCase();
+    case "lower": return piece.toLowerCase();
+    case "spaced": return piece.split("").join(" ");
+    case "dashed": return piece.split("").join("-");
+    case "hex": return Buffer.from(piece).toString("hex");
+    case "HEX": return Buffer.from(piece).toString("hex").toUpperCase();
+    case "base64": return Buffer.from(piece).toString("base64");
+    case "base64url": return Buffer.from(piece).toString("base64url");
+    case "bearer-base64": return Buffer.from(`Bearer ${piece}`).toString("base64");
+    case "email-key-base64": return Buffer.from(`${email}:${piece}`).toString("base64");
+    case "json": return JSON.stringify({ authorization: piece }).slice(1, -1);
+    default: return piece;
+  }
+}
+
+/** A credential, a piece of it (8 characters or more: a prefix, a suffix or the middle) and how it is echoed. */
+export const credentialEcho = fc
+  .record({
+    secret: fc.oneof(
+      fc.array(fc.constantFrom(...TOKEN_CHARS), { minLength: 20, maxLength: 60 }).map((a) => a.join("")),
+      fc.array(fc.constantFrom(...HEX_CHARS), { minLength: 37, maxLength: 37 }).map((a) => a.join("")),
+    ),
+    start: fc.nat(),
+    length: fc.integer({ min: 8, max: 80 }),
+    how: fc.constantFrom(...ECHO_TRANSFORMS),
+    before: fc.string({ maxLength: 40 }),
+    after: fc.string({ maxLength: 40 }),
+    email: fc.constantFrom("ops@shop.example", "jane.doe+cf@example.com"),
+  })
+  .map(({ secret, start, length, how, before, after, email }) => {
+    const len = Math.min(length, secret.length);
+    const from = start % (secret.length - len + 1);
+    const piece = secret.slice(from, from + len);
+    return { secret, piece, how, email, text: `${before}${echoForm(how, piece, email)}${after}` };
+  });

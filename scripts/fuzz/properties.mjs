@@ -29,6 +29,7 @@ import * as g from "./generators.mjs";
  *   evaluateExpression: (expr: string, req: { url: string }) => boolean;
  *   pageRuleMatches: (target: string, url: string) => boolean;
  *   loadWorkspace: (opts: any) => Promise<any>;
+ *   createSecretRedactor?: (input: { secrets: string[]; wholeOnly?: string[]; marker: string }) => (text: string) => string;
  * }} Impl
  * @typedef {{ file: string; text: string }} Fixture
  * @typedef {{ hcl: Fixture[]; json: Fixture[]; state: Fixture[]; trees: { name: string; files: Fixture[] }[] }} Fixtures
@@ -598,6 +599,54 @@ export const pageRuleHostileTargets = {
   show: (input) => ({ zoneName: input.zoneName, target: clip(input.target, 300), length: input.target.length }),
 };
 
+// ---- credential redaction -------------------------------------------------------------------------------
+
+/**
+ * What an independent reader could recover of a credential from a text: any 8-character run of it
+ * (ASCII case-insensitive, also with separators removed), 16 hex digits of it, or base64 of it at any
+ * alignment (10 characters that depend on the credential's bytes alone).
+ * @param {string} text @param {string} secret @returns {string | null}
+ */
+function credentialLeak(text, secret) {
+  const lower = text.toLowerCase();
+  const squeezed = lower.replace(/[^a-z0-9]+/g, "");
+  const s = secret.toLowerCase();
+  const sq = s.replace(/[^a-z0-9]+/g, "");
+  for (let i = 0; i + 8 <= s.length; i++) if (lower.includes(s.slice(i, i + 8))) return `run ${s.slice(i, i + 8)}`;
+  for (let i = 0; i + 8 <= sq.length; i++) if (squeezed.includes(sq.slice(i, i + 8))) return `spaced run ${sq.slice(i, i + 8)}`;
+  const hex = Buffer.from(secret).toString("hex");
+  for (let i = 0; i + 16 <= hex.length; i += 2) if (squeezed.includes(hex.slice(i, i + 16))) return `hex ${hex.slice(i, i + 16)}`;
+  for (let skip = 0; skip < 3; skip++) {
+    const bytes = Buffer.from(secret).subarray(skip);
+    for (const enc of [bytes.toString("base64"), bytes.toString("base64url")]) {
+      const core = enc.slice(0, Math.floor(bytes.length / 3) * 4);
+      for (let i = 0; i + 12 <= core.length; i += 4) if (text.includes(core.slice(i, i + 12))) return `base64 ${core.slice(i, i + 12)}`;
+    }
+  }
+  return null;
+}
+
+/** @type {Property} */
+export const credentialRedaction = {
+  name: "credential-echo",
+  title: "a credential echoed cut, re-cased, spaced, hex or base64 never survives the redactor",
+  arbitrary: () => g.credentialEcho,
+  async run({ secret, piece, how, email, text }, { impl }, stats) {
+    if (!impl.createSecretRedactor) return void count(stats, "no redactor in this build");
+    const redact = impl.createSecretRedactor({ secrets: [secret], wholeOnly: [email], marker: "[REDACTED]" });
+    const out = await guarded("redact", () => redact(text));
+    const leak = credentialLeak(out, secret);
+    ensure(leak === null, `${how} echo of ${JSON.stringify(piece)} leaks ${leak} in ${clip(JSON.stringify(out), 300)}`);
+    // A separated echo (`a b c`, `a-b-c`) is recognised by its letters and digits: with fewer than 8 of
+    // them (a piece full of the credential's own `-`/`_`) it is below the threshold, like a 7-character cut.
+    const separated = how === "spaced" || how === "dashed";
+    if (separated && piece.replace(/[^A-Za-z0-9]/g, "").length < 8) return void count(stats, `${how}: fewer than 8 letters and digits`);
+    ensure(out.includes("[REDACTED]"), `${how} echo of ${JSON.stringify(piece)} was not redacted at all`);
+    count(stats, `${how} redacted`);
+  },
+  show: (input) => input,
+};
+
 // ---- workspace pipeline ------------------------------------------------------------------------------------
 
 /** @param {Fixtures} fixtures */
@@ -672,7 +721,7 @@ export const workspacePipeline = {
 };
 
 /** Every property, in report order. */
-export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, workspacePipeline];
+export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, credentialRedaction, workspacePipeline];
 
 /**
  * Runs one property for `numRuns` cases with fast-check (shrinking a failure to a minimal input).

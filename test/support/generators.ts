@@ -8,6 +8,7 @@ import * as properties from "../../scripts/fuzz/properties.mjs";
 import { formatAddress, formatModulePath, parseAddress, quoteHclString } from "../../src/core/address.js";
 import { evaluateExpression, pageRuleMatches } from "../../src/core/expression-eval.js";
 import { pageRuleTargetToExpression } from "../../src/core/page-rule-pattern.js";
+import { createSecretRedactor } from "../../src/core/secret-redaction.js";
 import * as parse from "../../src/terraform/hcl/parse.js";
 import { scanStructure } from "../../src/terraform/hcl/structure.js";
 import { parseStateText } from "../../src/terraform/state.js";
@@ -42,6 +43,7 @@ export const srcImpl = {
   evaluateExpression,
   pageRuleMatches,
   loadWorkspace,
+  createSecretRedactor,
 };
 
 let fixtures: Awaited<ReturnType<typeof properties.loadFixtures>> | null = null;

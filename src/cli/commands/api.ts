@@ -13,8 +13,7 @@ import {
   ApiError,
   checkCompatibility,
   createApiClient,
-  createRedactor,
-  credentialSecrets,
+  credentialRedactor,
   defaultSleep,
   formatMessages,
   getEntrypoint,
@@ -92,7 +91,7 @@ export function createApiCommand(overrides: Partial<ApiCommandDeps> = {}): Comma
     builder: (y: Argv<object>) => buildOptions(y) as unknown as Argv<ApiArgs>,
     handler: async (argv) => {
       const deps = resolveDeps(overrides);
-      const redact = createRedactor(credentialSecrets(readCredentials(deps.env)));
+      const redact = credentialRedactor(readCredentials(deps.env));
       const out: Io = {
         stdout: (t) => deps.stdout(redact(t)),
         stderr: (t) => deps.stderr(redact(t)),
