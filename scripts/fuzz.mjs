@@ -33,6 +33,7 @@ const BUDGET = {
   "page-rule-expression": 15_000,
   "page-rule-untranslatable": 3_000,
   "credential-echo": 5_000,
+  "prototype-names": 400,
   workspace: 1_500,
 };
 
@@ -71,6 +72,7 @@ async function loadImpl() {
     dist("terraform/parse-pool/runtime.js"),
   ]);
   const redaction = await dist("core/secret-redaction.js");
+  const analysis = await dist("core/analyze.js");
   let hcl2parser;
   try {
     hcl2parser = createRequire(import.meta.url)("hcl2-parser");
@@ -93,6 +95,7 @@ async function loadImpl() {
     pageRuleMatches: evalExpr.pageRuleMatches,
     loadWorkspace: workspace.loadWorkspace,
     createSecretRedactor: redaction.createSecretRedactor,
+    analyze: analysis.analyze,
   };
 }
 

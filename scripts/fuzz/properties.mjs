@@ -30,6 +30,7 @@ import * as g from "./generators.mjs";
  *   pageRuleMatches: (target: string, url: string) => boolean;
  *   loadWorkspace: (opts: any) => Promise<any>;
  *   createSecretRedactor?: (input: { secrets: string[]; wholeOnly?: string[]; marker: string }) => (text: string) => string;
+ *   analyze?: (inv: any, opts: any) => any;
  * }} Impl
  * @typedef {{ file: string; text: string }} Fixture
  * @typedef {{ hcl: Fixture[]; json: Fixture[]; state: Fixture[]; trees: { name: string; files: Fixture[] }[] }} Fixtures
@@ -720,8 +721,61 @@ export const workspacePipeline = {
   show: (input) => ({ tree: input.tree, fullParse: input.fullParse, files: input.files.filter((/** @type {any} */ f) => f.mutations.length).map((/** @type {any} */ f) => ({ file: f.file, mutations: f.mutations, text: clip(f.text, 800) })) }),
 };
 
+// ---- input keys that are Object.prototype members ---------------------------------------------------------
+
+/** Writes a tree to a temp dir, loads and analyzes it; returns what the user sees, names as written. @param {Impl} impl @param {{ file: string; text: string }[]} files */
+async function loadAndAnalyze(impl, files) {
+  const dir = await mkdtemp(path.join(tmpdir(), "cfwm-proto-"));
+  try {
+    for (const f of files) {
+      await mkdir(path.dirname(path.join(dir, f.file)), { recursive: true });
+      await writeFile(path.join(dir, f.file), f.text);
+    }
+    const statePaths = files.filter((f) => f.file.endsWith(".tfstate")).map((f) => f.file);
+    const ws = await guarded("loadWorkspace", () => impl.loadWorkspace({ paths: [dir], statePaths, cwd: dir, readStdin: async () => Buffer.alloc(0) }));
+    const analysis = await guarded("analyze", () => /** @type {any} */ (impl.analyze)(ws.domain, {
+      stateKnown: ws.stateKnown,
+      // Plain objects, as a library caller passes them: a zone id like `toString` must not find a member.
+      zonePlans: { "0da42c8d2132a9ddaf714f9e7c920711": "pro" },
+      rulesetIds: {},
+      configRulesets: {},
+      rulesetResourceNames: {},
+    }));
+    return {
+      errors: ws.errors.map((/** @type {any} */ e) => `${e.file}: ${e.message}`).sort(),
+      resources: ws.resources.map((/** @type {any} */ r) => `${r.address} config=${r.inConfig} state=${r.inState}`).sort(),
+      zones: analysis.zones
+        .flatMap((/** @type {any} */ z) => [`${z.zone.zoneId} plan=${z.zone.plan} rules=${z.zone.ruleset.rules.length}`, ...z.zone.stateRemovals.map((/** @type {string} */ a) => `${z.zone.zoneId} removes ${a}`)])
+        .sort(),
+      findings: analysis.findings.map((/** @type {any} */ f) => `${f.code} ${f.address} ${f.zoneId} ${f.file}:${f.line}`).sort(),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** @type {Property} */
+export const prototypeNames = {
+  name: "prototype-names",
+  title: "names like toString/constructor/__proto__ in labels, keys, modules, state and zone ids behave like any other name",
+  arbitrary: () => g.prototypeTree,
+  async run(names, { impl }, stats) {
+    if (!impl.analyze) return void count(stats, "no analyze in this build");
+    const got = await loadAndAnalyze(impl, g.renderPrototypeTree(names));
+    const twin = await loadAndAnalyze(impl, g.renderPrototypeTree(g.renamedPrototypeTree(names)));
+    // Back to the original names: `zz` + a prototype name only ever comes from the renaming.
+    const back = (/** @type {string} */ s) => s.replace(/zz(__defineGetter__|__defineSetter__|hasOwnProperty|__lookupGetter__|__lookupSetter__|isPrototypeOf|propertyIsEnumerable|toString|valueOf|__proto__|toLocaleString|constructor)/g, "$1");
+    for (const key of /** @type {const} */ (["errors", "resources", "zones", "findings"])) {
+      const expected = twin[key].map(back).sort();
+      ensure(isDeepStrictEqual(got[key], expected), `${key} differ from the renamed twin:\n  got      ${clip(JSON.stringify(got[key]), 600)}\n  expected ${clip(JSON.stringify(expected), 600)}`);
+    }
+    count(stats, names.withState ? "same as renamed twin (with state)" : "same as renamed twin (config only)");
+  },
+  show: (names) => names,
+};
+
 /** Every property, in report order. */
-export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, credentialRedaction, workspacePipeline];
+export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, credentialRedaction, prototypeNames, workspacePipeline];
 
 /**
  * Runs one property for `numRuns` cases with fast-check (shrinking a failure to a minimal input).

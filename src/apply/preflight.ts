@@ -18,6 +18,7 @@ import { readServiceConfig } from "../terraform/service-config.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
+import { inputRecord } from "../core/null-proto.js";
 
 /** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
 export const LEGACY_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
@@ -71,7 +72,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     return `${file}${e.line !== null ? `:${e.line}${e.column !== null ? `:${e.column}` : ""}` : ""}: ${e.message}`;
   });
 
-  const configRulesets: Record<string, Ruleset> = {};
+  const configRulesets = inputRecord<Ruleset>();
   for (const [zone, file] of Object.entries(input.configJson)) {
     const res = await readServiceConfig(path.resolve(cwd, file), file);
     if (res.ok) configRulesets[zone] = res.ruleset;
@@ -91,7 +92,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const first = analyze(ws.domain, options);
   // A zone whose root module already has one entry point ruleset resource (copied from `plan --out-dir`'s
   // ruleset.tf, or cf-terraforming's) imports into that resource, whatever its name.
-  const names: Record<string, string> = {};
+  const names = inputRecord<string>();
   for (const z of first.zones) {
     const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
     if (own.length === 1) names[z.zone.zoneId] = own[0]!.ref.configAddress.slice("cloudflare_ruleset.".length);

@@ -2,6 +2,7 @@
 import type { Argv } from "yargs";
 import type { FailOn, ZonePlan } from "../core/model.js";
 import { CliError } from "./errors.js";
+import { inputRecord } from "../core/null-proto.js";
 
 export const FORMATS = ["text", "json", "markdown", "sarif", "junit", "shell"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -43,7 +44,7 @@ export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], fai
 
 /** `ZONE_ID=VALUE` pairs (repeatable options). */
 export function parsePairs(values: string[], option: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = inputRecord<string>();
   for (const v of values) {
     const i = v.indexOf("=");
     if (i <= 0 || i === v.length - 1) throw new CliError(`--${option} expects ZONE_ID=VALUE, got ${JSON.stringify(v)}`);
@@ -56,7 +57,7 @@ const PLANS: ZonePlan[] = ["enterprise", "business", "pro", "free"];
 
 export function parseZonePlans(values: string[]): Record<string, ZonePlan> {
   const pairs = parsePairs(values, "zone-plan");
-  const out: Record<string, ZonePlan> = {};
+  const out = inputRecord<ZonePlan>();
   for (const [zone, plan] of Object.entries(pairs)) {
     const p = plan.toLowerCase() as ZonePlan;
     if (!PLANS.includes(p)) throw new CliError(`--zone-plan ${zone}=${plan}: the plan must be one of ${PLANS.join(", ")}`);

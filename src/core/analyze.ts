@@ -40,6 +40,7 @@ import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
+import { inputRecord, ownValue } from "./null-proto.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
 export interface DomainInventory {
@@ -106,10 +107,10 @@ export interface AnalysisResult {
 export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {
   const zones = groupByZone(inv);
   // Two zones must never share a resource name (two unresolved `var.zone_id` zones, or look-alike names).
-  const names: Record<string, string> = {};
+  const names = inputRecord<string>();
   const taken = new Set<string>();
   for (const z of zones) {
-    const wanted = opts.rulesetResourceNames?.[z.zoneId] ?? rulesetResourceName(z.zoneId, z.zone?.name ?? null);
+    const wanted = ownValue(opts.rulesetResourceNames, z.zoneId) ?? rulesetResourceName(z.zoneId, z.zone?.name ?? null);
     let name = wanted;
     for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
     taken.add(name);
@@ -191,7 +192,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const anchor = zoneAnchor(z);
   const at = { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null };
 
-  const plan: ZonePlan = opts.zonePlans?.[zoneId] ?? z.zone?.plan ?? "unknown";
+  const plan: ZonePlan = ownValue(opts.zonePlans, zoneId) ?? z.zone?.plan ?? "unknown";
   const compatible = phase2Compatible(z.overrides);
   const migrationMode = migrationModeFor(plan);
   const ctx: ClassifyContext = { owaspPackageIds: new Set(z.packages.map((p) => p.packageId).filter((x): x is string => !!x)) };
@@ -231,7 +232,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   // Legacy group and rule modes. With the service's configuration, managed modes are mapped exactly.
-  const serviceConfig = opts.configRulesets?.[zoneId] ?? null;
+  const serviceConfig = ownValue(opts.configRulesets, zoneId) ?? null;
   // The reader's kind already weighs the Terraform around the resource (readers/package-kind.ts).
   for (const g of z.groups) {
     const kind = g.kind !== "unknown" ? g.kind : classifyGroup(g, ctx);
@@ -333,8 +334,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));
   const switched = serviceConfig ? { ruleset: generated.ruleset, notes: [] } : applyZoneWafSwitch(generated.ruleset, wafSwitch);
   const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes] };
-  const name = opts.rulesetResourceNames?.[zoneId] ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
-  const rulesetId = opts.rulesetIds?.[zoneId] ?? null;
+  const name = ownValue(opts.rulesetResourceNames, zoneId) ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
+  const rulesetId = ownValue(opts.rulesetIds, zoneId) ?? null;
   const providerMajor = opts.providerMajor ?? 4;
   const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);
   if (!rulesetId) {

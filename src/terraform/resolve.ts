@@ -4,6 +4,7 @@
 import type { ModuleNode } from "./modules.js";
 import type { StateInstance } from "./state.js";
 import { expressionText, literalString } from "./values.js";
+import { ownValue } from "../core/null-proto.js";
 
 const MAX_HOPS = 16;
 
@@ -29,16 +30,16 @@ export function resolveValue(
   let m = /^var\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
   if (m) {
     const name = m[1]!;
-    if (node.call && name in node.call.inputs && node.parent) {
+    if (node.call && Object.hasOwn(node.call.inputs, name) && node.parent) {
       return resolveValue(node.call.inputs[name], node.parent, stateLookup, hops + 1);
     }
-    const def = node.dir.variables[name];
-    return def && "default" in def ? resolveValue(def.default, node, stateLookup, hops + 1) : null;
+    const def = ownValue(node.dir.variables, name);
+    return def && Object.hasOwn(def, "default") ? resolveValue(def.default, node, stateLookup, hops + 1) : null;
   }
   m = /^local\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
   if (m) {
     const name = m[1]!;
-    return name in node.dir.locals ? resolveValue(node.dir.locals[name], node, stateLookup, hops + 1) : null;
+    return Object.hasOwn(node.dir.locals, name) ? resolveValue(node.dir.locals[name], node, stateLookup, hops + 1) : null;
   }
   m = /^cloudflare_zone\.([A-Za-z_][A-Za-z0-9_-]*)\.id$/.exec(expr);
   if (m) {

@@ -9,6 +9,7 @@ import { formatAddress, formatModulePath, parseAddress, quoteHclString } from ".
 import { evaluateExpression, pageRuleMatches } from "../../src/core/expression-eval.js";
 import { pageRuleTargetToExpression } from "../../src/core/page-rule-pattern.js";
 import { createSecretRedactor } from "../../src/core/secret-redaction.js";
+import { analyze } from "../../src/core/analyze.js";
 import * as parse from "../../src/terraform/hcl/parse.js";
 import { scanStructure } from "../../src/terraform/hcl/structure.js";
 import { parseStateText } from "../../src/terraform/state.js";
@@ -44,6 +45,7 @@ export const srcImpl = {
   pageRuleMatches,
   loadWorkspace,
   createSecretRedactor,
+  analyze,
 };
 
 let fixtures: Awaited<ReturnType<typeof properties.loadFixtures>> | null = null;

@@ -132,7 +132,8 @@ function hclJsonCount(parsed: Record<string, unknown>, type: string, labels: str
   let v: unknown = parsed[type];
   for (const l of labels) {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return 0;
-    v = (v as Record<string, unknown>)[l];
+    // Own members only: a label such as `toString` must not find Object.prototype.toString.
+    v = Object.hasOwn(v, l) ? (v as Record<string, unknown>)[l] : undefined;
   }
   return Array.isArray(v) ? v.length : 0;
 }
