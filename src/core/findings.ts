@@ -42,6 +42,8 @@ export const FINDING_CODES = {
   FIREWALL_RULE_BYPASS_OTHER_PRODUCTS: "info",
   /** Two `http_request_firewall_managed` entry point rulesets for one zone: only one can exist. */
   DUPLICATE_ENTRY_POINT: "error",
+  /** A kept expression refers to a legacy block (or to an output/local removed with it): it would dangle after step 6. */
+  LEGACY_REFERENCE: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -12,6 +12,11 @@ export interface ScriptInput {
   stateRemovals: string[];
   /** File name of the step-6 patch next to the script, or null when there is nothing to delete. */
   patchFile: string | null;
+  /**
+   * LEGACY_REFERENCE findings, one line each: expressions that would dangle after step 6. While one
+   * remains the script refuses at the start, before step 3 changes anything.
+   */
+  legacyReferences?: string[];
 }
 
 export function renderMigrateScript(input: ScriptInput): string {
@@ -36,6 +41,15 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("done");
   w('HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"');
   w();
+  const refs = input.legacyReferences ?? [];
+  if (refs.length) {
+    // Refuse before anything changes: step 6 would leave these references dangling and step 7 could never pass.
+    w(`echo ${shellQuote(`migrate.sh: refusing to start: ${refs.length} expression(s) refer to legacy WAF blocks that step 6 deletes (LEGACY_REFERENCE):`)} >&2`);
+    for (const r of refs) w(`echo ${shellQuote(`  ${r}`)} >&2`);
+    w(`echo ${shellQuote("edit these references, run cf-waf-migrate plan --out-dir again, and run the new migrate.sh; nothing was changed")} >&2`);
+    w("exit 1");
+    w();
+  }
   w("confirm() {");
   w('  if [ "$YES" = 1 ]; then return 0; fi');
   w('  if [ ! -t 0 ]; then echo "migrate.sh: $1 -- refusing without --yes (no terminal to ask)" >&2; exit 1; fi');

@@ -173,6 +173,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "A zone has exactly one entry point ruleset per phase: two cloudflare_ruleset resources for it fail to apply or overwrite each other. Keep one (merge the rules into it) and remove the other from the configuration and state.",
     check: "existing rulesets",
   },
+  LEGACY_REFERENCE: {
+    short: "A kept expression refers to a legacy WAF block that step 6 deletes.",
+    full: "An argument, depends_on, module call argument, or an output or local that also uses other values refers to a legacy WAF resource or data source (or to an output or local that only exposes one). Deleting the legacy blocks would leave the reference dangling and terraform validate would fail: remove the reference, or point it at the new cloudflare_ruleset, before step 6.",
+    check: "references",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

@@ -128,3 +128,32 @@ export function removalClosure(graphs: readonly ModuleGraph[]): RemovalClosure {
   }
   return { removed: [...removed.values()], dangling };
 }
+
+/**
+ * References to blocks a read module does not declare: what `terraform validate` reports as "Reference to
+ * undeclared resource" (or local value, or output). The check the removal closure is tested against.
+ * Modules that are not read (remote) and references to variables are not judged.
+ */
+export function undeclaredReferences(graphs: readonly ModuleGraph[]): { module: string; item: GraphItem; use: ReferenceUse; referenced: string }[] {
+  const byId = new Map(graphs.map((g) => [g.id, g]));
+  const keys = new Map(graphs.map((g) => [g.id, new Set(g.items.map((i) => i.key))]));
+  const out: { module: string; item: GraphItem; use: ReferenceUse; referenced: string }[] = [];
+  for (const g of graphs) {
+    for (const item of g.items) {
+      for (const use of item.uses) {
+        const r = use.ref;
+        let declared = true;
+        if (r.kind === "resource" || r.kind === "data" || r.kind === "local") declared = keys.get(g.id)!.has(referenceKey(r));
+        else if (r.kind === "module") {
+          if (!(r.name in g.calls)) declared = false;
+          else {
+            const child = g.calls[r.name];
+            if (r.output !== null && child && byId.has(child)) declared = keys.get(child)!.has(`output.${r.output}`);
+          }
+        }
+        if (!declared) out.push({ module: g.id, item, use, referenced: referenceKey(r) });
+      }
+    }
+  }
+  return out;
+}

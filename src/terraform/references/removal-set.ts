@@ -1,0 +1,129 @@
+// What step 6 removes, for `plan` (legacy-removal.patch) and `apply` (its block edits) alike: the legacy
+// blocks, the outputs and locals whose only job is to expose or feed them (transitively, across module
+// outputs), and the LEGACY_REFERENCE findings for every other reference that would dangle.
+import { finding, sortFindings } from "../../core/findings.js";
+import type { Finding, InputError } from "../../core/model.js";
+import { removalClosure, type DanglingReference, type GraphItem } from "../../core/references/closure.js";
+import type { ConfigResource } from "../config.js";
+import { configAddressFor, LEGACY_DATA_SOURCES } from "../inventory.js";
+import type { RemovalTarget } from "../legacy-removal.js";
+import type { Workspace } from "../workspace.js";
+import { readReferenceGraph } from "./graph.js";
+
+/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
+export const LEGACY_BLOCK_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+
+export function isLegacyBlock(mode: "managed" | "data", type: string): boolean {
+  return mode === "managed" ? LEGACY_BLOCK_TYPES.has(type) : LEGACY_DATA_SOURCES.has(type);
+}
+
+export interface ExposingItem {
+  file: string;
+  line: number;
+  /** `output` or `local`. */
+  kind: "output" | "local";
+  name: string;
+  /** Module path of one instance of its directory (`""` for a root). */
+  modulePath: string;
+  /** The removed references it only exposes (`cloudflare_waf_package.p`, `module.waf.package_id`). */
+  exposes: string[];
+}
+
+export interface LegacyRemovalSet {
+  /** Legacy resource and data source blocks, once per file and name (a module called twice has one block). */
+  blocks: ConfigResource[];
+  /** Config addresses (module path included) of every legacy block, for every module instance path. */
+  blockConfigAddresses: string[];
+  /** Outputs and locals removed with them. */
+  exposing: ExposingItem[];
+  /** Everything step 6's edit removes, for buildRemoval. */
+  targets: RemovalTarget[];
+  /** LEGACY_REFERENCE: references that would dangle; the migration refuses while one remains. */
+  findings: Finding[];
+  /** Files that could not be read for the reference graph (also reported by the workspace). */
+  errors: InputError[];
+}
+
+export async function legacyRemovalSet(ws: Workspace): Promise<LegacyRemovalSet> {
+  const blocks: ConfigResource[] = [];
+  const seen = new Set<string>();
+  const addresses = new Set<string>();
+  for (const node of ws.tree.nodes) {
+    for (const r of node.dir.resources) {
+      if (!isLegacyBlock(r.mode, r.type)) continue;
+      addresses.add(configAddressFor(node, r));
+      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      blocks.push(r);
+    }
+  }
+
+  const graph = await readReferenceGraph(ws, isLegacyBlock);
+  const closure = removalClosure(graph.graphs);
+  const modulePathOf = new Map(graph.graphs.map((g) => [g.id, g.modulePath]));
+  const exposing: ExposingItem[] = closure.removed
+    .filter((r): r is typeof r & { item: GraphItem & { kind: "output" | "local" } } => r.item.kind === "output" || r.item.kind === "local")
+    .map((r) => ({
+      file: r.item.file,
+      line: r.item.line,
+      kind: r.item.kind,
+      name: r.item.key.slice(r.item.key.indexOf(".") + 1),
+      modulePath: modulePathOf.get(r.module) ?? "",
+      exposes: r.because,
+    }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+
+  const targets: RemovalTarget[] = [...blocks, ...exposing.map((e) => ({ kind: e.kind, file: e.file, name: e.name }))];
+  return {
+    blocks,
+    blockConfigAddresses: [...addresses].sort(),
+    exposing,
+    targets,
+    findings: sortFindings(closure.dangling.map(referenceFinding)),
+    errors: graph.errors,
+  };
+}
+
+/** How the referring item is written, for messages: `resource "t" "n"`, `output "o"`, `local.x`, `module "m"`. */
+export function describeItem(item: GraphItem): string {
+  const [head, ...rest] = item.key.split(".");
+  switch (item.kind) {
+    case "resource":
+      return `resource "${head}" "${rest.join(".")}"`;
+    case "data":
+      return `data "${rest[0]}" "${rest.slice(1).join(".")}"`;
+    case "output":
+      return `output "${rest.join(".")}"`;
+    case "module":
+      return `module "${rest.join(".")}"`;
+    case "local":
+      return item.key;
+  }
+}
+
+function referenceFinding(d: DanglingReference): Finding {
+  const where = d.item.kind === "local" || d.item.kind === "output" ? describeItem(d.item) : `${describeItem(d.item)} (argument ${d.use.argument})`;
+  const inModule = d.modulePath ? ` in ${d.modulePath}` : "";
+  const referenced = d.modulePath ? `${d.modulePath}.${d.referenced}` : d.referenced;
+  const address = d.item.kind === "resource" || d.item.kind === "data" || d.item.kind === "module" ? (d.modulePath ? `${d.modulePath}.${d.item.key}` : d.item.key) : null;
+  const f = finding(
+    "LEGACY_REFERENCE",
+    `${where}${inModule} refers to ${d.referenced}, which step 6 deletes with the legacy WAF blocks: edit ${d.use.file}:${d.use.line} so it no longer refers to it (drop the reference, or use the new cloudflare_ruleset instead), then plan again`,
+    { file: d.use.file, line: d.use.line, zoneId: null },
+    { referenced, written: d.referenced, referrer: d.item.key, argument: d.use.argument, module: d.modulePath },
+  );
+  f.address = address;
+  return f;
+}
+
+/** One line for the plan: `modules/waf/outputs.tf:3: output "waf_package" (only exposes cloudflare_waf_package.package)`. */
+export function describeExposing(e: ExposingItem): string {
+  const what = e.kind === "output" ? `output "${e.name}"` : `local.${e.name}`;
+  return `${e.file}:${e.line}: ${what}${e.modulePath ? ` of ${e.modulePath}` : ""} (only exposes ${e.exposes.join(", ")})`;
+}
+
+/** A LEGACY_REFERENCE finding as one line: `file:line: message`. */
+export function referenceLine(f: Finding): string {
+  return `${f.file ?? "?"}${f.line !== null ? `:${f.line}` : ""}: ${f.message}`;
+}
