@@ -168,7 +168,7 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const removalSet = await legacyRemovalSet(ws);
   const blockConfigAddresses = removalSet.blockConfigAddresses;
   for (const f of removalSet.findings) {
-    reasons.push(`${referenceLine(f)} (LEGACY_REFERENCE: apply refuses until no kept expression refers to a legacy WAF block; nothing was changed)`);
+    reasons.push(`${referenceLine(f)} (LEGACY_REFERENCE: apply refuses while a kept expression refers to a legacy WAF block; edit it, then run apply again)`);
   }
   for (const e of removalSet.errors) reasons.push(`cannot read the input: ${e.file}${e.line !== null ? `:${e.line}` : ""}: ${e.message}`);
   const removal = await buildRemoval(ws.base, removalSet.targets);

@@ -109,7 +109,7 @@ function referenceFinding(d: DanglingReference): Finding {
   const address = d.item.kind === "resource" || d.item.kind === "data" || d.item.kind === "module" ? (d.modulePath ? `${d.modulePath}.${d.item.key}` : d.item.key) : null;
   const f = finding(
     "LEGACY_REFERENCE",
-    `${where}${inModule} refers to ${d.referenced}, which step 6 deletes with the legacy WAF blocks: edit ${d.use.file}:${d.use.line} so it no longer refers to it (drop the reference, or use the new cloudflare_ruleset instead), then plan again`,
+    `${where}${inModule} refers to ${d.referenced}, which step 6 deletes with the legacy WAF blocks: edit ${d.use.file}:${d.use.line} so that it no longer does (drop the reference, or use the new cloudflare_ruleset instead)`,
     { file: d.use.file, line: d.use.line, zoneId: null },
     { referenced, written: d.referenced, referrer: d.item.key, argument: d.use.argument, module: d.modulePath },
   );
