@@ -64,7 +64,7 @@ export async function assemblePlan(input: {
   // expose them, in step 6 (the same set apply removes); URI overrides in step 0.
   const removalSet = await legacyRemovalSet(ws);
   const overrideBlocks = uniqueBlocks(ws, (r) => r.mode === "managed" && r.type === "cloudflare_waf_override");
-  const overrides = await buildRemoval(ws.base, overrideBlocks);
+  const overrides = await buildRemoval(ws.base, [...overrideBlocks, ...removalSet.overrideTargets]);
   const legacy = await buildRemoval(ws.base, removalSet.targets, new Map(overrides.edits.map((e) => [e.file, e.newText])));
   errors.push(...removalSet.errors.filter((e) => !ws.errors.some((w) => w.file === e.file && w.line === e.line && w.message === e.message)));
   for (const r of [...legacy.refused, ...overrides.refused]) errors.push({ file: r.file, line: null, column: null, message: `${r.reason}; delete its legacy blocks by hand` });
@@ -103,7 +103,7 @@ export async function assemblePlan(input: {
     { file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" },
     ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
-    ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks; apply it, then `terraform apply` deletes them" }] : []),
+    ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
     ...(legacy.patch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
     { file: ARTIFACTS.report, purpose: "the JSON report with the plan (schemaVersion 1)" },
   ];

@@ -9,7 +9,7 @@ import { buildRemoval } from "../../src/terraform/legacy-removal.js";
 import { readReferenceGraph } from "../../src/terraform/references/graph.js";
 import { isLegacyBlock, legacyRemovalSet } from "../../src/terraform/references/removal-set.js";
 import { loadWorkspace } from "../../src/terraform/workspace.js";
-import { copyFixture } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 
 const noStdin = async () => Buffer.alloc(0);
 const TERRAFORM = "/usr/local/bin/terraform";
@@ -95,5 +95,38 @@ describe("LEGACY_REFERENCE: references that cannot go with the legacy blocks", (
     const graph = await readReferenceGraph(after, isLegacyBlock, { allDirs: true });
     const undeclared = undeclaredReferences(graph.graphs).map((u) => `${u.item.key} -> ${u.referenced}`).sort();
     expect(undeclared).toEqual(reported);
+  });
+});
+
+describe("URI overrides (deleted in step 0)", () => {
+  it("an output exposing one goes with the step-0 patch; a kept reference to one is a finding that names step 0", async () => {
+    const dir = tempDir("cfwm-refs-override-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      [
+        'resource "cloudflare_waf_override" "checkout" {',
+        '  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"',
+        '  urls    = ["shop.example.com/checkout/*"]',
+        '  rules   = { "100015" : "disable" }',
+        "}",
+        "",
+        'output "override_id" {',
+        "  value = cloudflare_waf_override.checkout.id",
+        "}",
+        "",
+        'resource "cloudflare_filter" "after" {',
+        '  zone_id     = "0da42c8d2132a9ddaf714f9e7c920711"',
+        '  expression  = "true"',
+        '  description = "after ${cloudflare_waf_override.checkout.id}"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { set } = await removalFor(dir);
+    expect(set.blocks).toEqual([]);
+    expect(set.exposing).toEqual([]);
+    expect(set.overrideExposing.map((e) => `${e.kind} ${e.name}`)).toEqual(["output override_id"]);
+    expect(set.findings.map((f) => `${f.file}:${f.line} ${String(f.details?.argument)}`)).toEqual(["main.tf:14 description"]);
+    expect(set.findings[0]!.message).toContain("which step 0 deletes (a URI-based override)");
   });
 });

@@ -3,7 +3,7 @@
 // outputs), and the LEGACY_REFERENCE findings for every other reference that would dangle.
 import { finding, sortFindings } from "../../core/findings.js";
 import type { Finding, InputError } from "../../core/model.js";
-import { removalClosure, type DanglingReference, type GraphItem } from "../../core/references/closure.js";
+import { removalClosure, type DanglingReference, type GraphItem, type RemovedItem } from "../../core/references/closure.js";
 import type { ConfigResource } from "../config.js";
 import { configAddressFor, LEGACY_DATA_SOURCES } from "../inventory.js";
 import type { RemovalTarget } from "../legacy-removal.js";
@@ -12,6 +12,8 @@ import { readReferenceGraph } from "./graph.js";
 
 /** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
 export const LEGACY_BLOCK_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+
+const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 export function isLegacyBlock(mode: "managed" | "data", type: string): boolean {
   return mode === "managed" ? LEGACY_BLOCK_TYPES.has(type) : LEGACY_DATA_SOURCES.has(type);
@@ -38,6 +40,9 @@ export interface LegacyRemovalSet {
   exposing: ExposingItem[];
   /** Everything step 6's edit removes, for buildRemoval. */
   targets: RemovalTarget[];
+  /** Outputs and locals that only expose URI override blocks: they go with them in step 0's patch. */
+  overrideExposing: ExposingItem[];
+  overrideTargets: RemovalTarget[];
   /** LEGACY_REFERENCE: references that would dangle; the migration refuses while one remains. */
   findings: Finding[];
   /** Files that could not be read for the reference graph (also reported by the workspace). */
@@ -59,27 +64,38 @@ export async function legacyRemovalSet(ws: Workspace): Promise<LegacyRemovalSet>
     }
   }
 
-  const graph = await readReferenceGraph(ws, isLegacyBlock);
+  // URI overrides go earlier (step 0's patch) but go too: what refers to them is judged the same way, and
+  // what only exposes them goes with them in step 0 (else step 0's `terraform apply` could not validate).
+  const graph = await readReferenceGraph(ws, (mode, type) => isLegacyBlock(mode, type) || (mode === "managed" && type === URI_OVERRIDE_TYPE));
   const closure = removalClosure(graph.graphs);
+  const overridesOnly = removalClosure(
+    graph.graphs.map((g) => ({ ...g, items: g.items.map((i) => (i.legacy && !i.key.startsWith(`${URI_OVERRIDE_TYPE}.`) ? { ...i, legacy: false } : i)) })),
+  );
   const modulePathOf = new Map(graph.graphs.map((g) => [g.id, g.modulePath]));
-  const exposing: ExposingItem[] = closure.removed
-    .filter((r): r is typeof r & { item: GraphItem & { kind: "output" | "local" } } => r.item.kind === "output" || r.item.kind === "local")
-    .map((r) => ({
-      file: r.item.file,
-      line: r.item.line,
-      kind: r.item.kind,
-      name: r.item.key.slice(r.item.key.indexOf(".") + 1),
-      modulePath: modulePathOf.get(r.module) ?? "",
-      exposes: r.because,
-    }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const exposingOf = (removed: RemovedItem[]): ExposingItem[] =>
+    removed
+      .filter((r): r is RemovedItem & { item: GraphItem & { kind: "output" | "local" } } => r.item.kind === "output" || r.item.kind === "local")
+      .map((r) => ({
+        file: r.item.file,
+        line: r.item.line,
+        kind: r.item.kind,
+        name: r.item.key.slice(r.item.key.indexOf(".") + 1),
+        modulePath: modulePathOf.get(r.module) ?? "",
+        exposes: r.because,
+      }))
+      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const sameItem = (a: ExposingItem, b: ExposingItem): boolean => a.file === b.file && a.kind === b.kind && a.name === b.name;
+  const stepZero = exposingOf(overridesOnly.removed);
+  const exposing = exposingOf(closure.removed).filter((e) => !stepZero.some((z) => sameItem(z, e)));
+  const asTarget = (e: ExposingItem): RemovalTarget => ({ kind: e.kind, file: e.file, name: e.name });
 
-  const targets: RemovalTarget[] = [...blocks, ...exposing.map((e) => ({ kind: e.kind, file: e.file, name: e.name }))];
   return {
     blocks,
     blockConfigAddresses: [...addresses].sort(),
     exposing,
-    targets,
+    targets: [...blocks, ...exposing.map(asTarget)],
+    overrideExposing: stepZero,
+    overrideTargets: stepZero.map(asTarget),
     findings: sortFindings(closure.dangling.map(referenceFinding)),
     errors: graph.errors,
   };
@@ -109,7 +125,7 @@ function referenceFinding(d: DanglingReference): Finding {
   const address = d.item.kind === "resource" || d.item.kind === "data" || d.item.kind === "module" ? (d.modulePath ? `${d.modulePath}.${d.item.key}` : d.item.key) : null;
   const f = finding(
     "LEGACY_REFERENCE",
-    `${where}${inModule} refers to ${d.referenced}, which step 6 deletes with the legacy WAF blocks: edit ${d.use.file}:${d.use.line} so that it no longer does (drop the reference, or use the new cloudflare_ruleset instead)`,
+    `${where}${inModule} refers to ${d.referenced}, which ${d.use.ref.kind === "resource" && d.use.ref.type === URI_OVERRIDE_TYPE ? "step 0 deletes (a URI-based override)" : "step 6 deletes with the legacy WAF blocks"}: edit ${d.use.file}:${d.use.line} so that it no longer does (drop the reference, or use the new cloudflare_ruleset instead)`,
     { file: d.use.file, line: d.use.line, zoneId: null },
     { referenced, written: d.referenced, referrer: d.item.key, argument: d.use.argument, module: d.modulePath },
   );
