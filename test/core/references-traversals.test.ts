@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { referenceKey, referencesInExpression, referencesInTemplate, referencesInValue } from "../../src/core/references/traversals.js";
 
@@ -69,6 +70,21 @@ describe("referencesInExpression", () => {
     expect(keys(referencesInExpression("var.enabled && contains(var.anomaly_packages, local.name) ? 1 : 0"))).toEqual(["local.name", "var.anomaly_packages", "var.enabled"]);
   });
 
+  it("handles awkward nesting: strings in interpolations, braces in strings and comments, keys as expressions", () => {
+    expect(keys(referencesInExpression('"${"${local.a}"}"'))).toEqual(["local.a"]);
+    expect(keys(referencesInTemplate('${lookup(var.m, "}")}-${local.b}'))).toEqual(["local.b", "var.m"]);
+    expect(keys(referencesInExpression('[\n  # a comment with "quote and {brace\n  local.c,\n]'))).toEqual(["local.c"]);
+    expect(keys(referencesInExpression("<<-EOT\n  %{ if local.on }${local.v}%{ endif }\n  EOT\n"))).toEqual(["local.on", "local.v"]);
+    expect(keys(referencesInExpression("{ for i, z in local.zones : z.name => [for g in z.groups : g if contains(local.allowed, g)]... }"))).toEqual(["local.allowed", "local.zones"]);
+    expect(keys(referencesInExpression("x.y ? { a = local.a } : { b = local.b }"))).toEqual(["local.a", "local.b", "x.y"]);
+    expect(keys(referencesInExpression('{\n  (local.key) = 1\n  "${var.k}" = 2\n}'))).toEqual(["local.key", "var.k"]);
+    expect(keys(referencesInExpression("-local.n + 1 > 0 && !var.x"))).toEqual(["local.n", "var.x"]);
+    // A whole-module reference through a function: the module, not an output.
+    expect(keys(referencesInExpression("values(module.waf)[*].package_id"))).toEqual(["module.waf"]);
+    // An attribute named like a keyword is still an attribute.
+    expect(keys(referencesInExpression("cloudflare_waf_group.g.in"))).toEqual(["cloudflare_waf_group.g"]);
+  });
+
   it("never throws on garbled text", () => {
     for (const s of ["", "(", "[for", "{ a = ", '"${', "<<EOT\nno end", "a.", "module.", "]]]", "x[*", "%{ for x in", "\u{1F600}.a"]) {
       expect(() => referencesInExpression(s)).not.toThrow();
@@ -90,5 +106,52 @@ describe("referencesInValue", () => {
   it("walks hcl2json values: arrays, objects and expression keys", () => {
     const v = { a: "${local.x}", b: [1, "${data.x.y.z}"], "${local.k}": true, n: 5, nested: [{ depends_on: ["${cloudflare_waf_group.g}"] }] };
     expect(keys(referencesInValue(v))).toEqual(["cloudflare_waf_group.g", "data.x.y", "local.k", "local.x"]);
+  });
+});
+
+describe("referencesInExpression on generated expressions", () => {
+  // Expressions built from known references and every construct the extractor must see through; the
+  // answer is the set of references that went in (iteration variables never count).
+  type Gen = { text: string; refs: string[] };
+  const REFS = ["local.a", "var.b", "cloudflare_waf_package.p", "data.cloudflare_waf_groups.g", "module.m.o", "cloudflare_filter.f"];
+  const leaf: fc.Arbitrary<Gen> = fc.oneof(
+    fc.constantFrom(...REFS).map((r) => ({ text: `${r}.id`, refs: [r] })),
+    fc.constantFrom(...REFS).map((r) => ({ text: r, refs: [r] })),
+    fc.constantFrom("1", "true", "null", '"text with local.z"', '"$${var.escaped}"').map((text) => ({ text, refs: [] })),
+  );
+  const expr: fc.Arbitrary<Gen> = fc.letrec<{ e: Gen }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leaf,
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => ({ text: `try(${a.text}, ${b.text})`, refs: [...a.refs, ...b.refs] })),
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => ({ text: `[\n  ${a.text}, # note {\n  ${b.text},\n]`, refs: [...a.refs, ...b.refs] })),
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => ({ text: `{\n  key = ${a.text}\n  other: ${b.text}\n}`, refs: [...a.refs, ...b.refs] })),
+      fc.tuple(tie("e"), tie("e"), tie("e")).map(([a, b, c]) => ({ text: `${a.text} ? ${b.text} : ${c.text}`, refs: [...a.refs, ...b.refs, ...c.refs] })),
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => ({ text: `"\${${a.text}}-x-\${${b.text}}"`, refs: [...a.refs, ...b.refs] })),
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => ({ text: `[for it, v in ${a.text} : { k = it.name, v = ${b.text} } if v != null]`, refs: [...a.refs, ...b.refs] })),
+      fc.tuple(tie("e"), tie("e")).map(([a, b]) => ({ text: `{ for it in ${a.text} : it.key => ${b.text}... }`, refs: [...a.refs, ...b.refs] })),
+      fc.tuple(fc.constantFrom(...REFS), tie("e")).map(([r, b]) => ({ text: `${r}[${b.text}].id`, refs: [r, ...b.refs] })),
+      fc.constantFrom(...REFS.filter((r) => !r.startsWith("module."))).map((r) => ({ text: `${r}[*].id`, refs: [r] })),
+      tie("e").map((a) => ({ text: `<<-EOT\n  value: \${${a.text}}\n  EOT\n`, refs: a.refs })),
+    ),
+  })).e;
+
+  it("finds exactly the references that went in", () => {
+    fc.assert(
+      fc.property(expr, (g) => {
+        expect(keys(referencesInExpression(g.text))).toEqual([...new Set(g.refs)].sort());
+      }),
+      { numRuns: 400, seed: 12 },
+    );
+  });
+
+  it("never throws on arbitrary text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 200 }), (s) => {
+        referencesInExpression(s);
+        referencesInTemplate(s);
+      }),
+      { numRuns: 500, seed: 13 },
+    );
   });
 });
