@@ -130,3 +130,27 @@ describe("URI overrides (deleted in step 0)", () => {
     expect(set.findings[0]!.message).toContain("which step 0 deletes (a URI-based override)");
   });
 });
+
+describe("JSON syntax (.tf.json)", () => {
+  it("reads bare depends_on addresses and removes an output that only exposes a legacy block", async () => {
+    const dir = tempDir("cfwm-refs-json-");
+    const doc = {
+      resource: {
+        cloudflare_waf_package: { owasp: { zone_id: "3f1bc18efe333337886cd2d0f6fa0000", package_id: "c504870194831cd12c3fc0284f294abb", sensitivity: "low", action_mode: "block" } },
+        cloudflare_filter: { f: { zone_id: "3f1bc18efe333337886cd2d0f6fa0000", expression: "true", depends_on: ["cloudflare_waf_package.owasp"] } },
+      },
+      output: { pkg: { value: "${cloudflare_waf_package.owasp.id}" } },
+    };
+    writeFileSync(path.join(dir, "main.tf.json"), JSON.stringify(doc, null, 2) + "\n");
+    const { ws, set } = await removalFor(dir);
+    expect(set.exposing.map((e) => `${e.kind} ${e.name}`)).toEqual(["output pkg"]);
+    expect(set.findings.map((f) => `${f.file} ${String(f.details?.referrer)} ${String(f.details?.argument)} -> ${String(f.details?.referenced)}`)).toEqual([
+      "main.tf.json cloudflare_filter.f depends_on -> cloudflare_waf_package.owasp",
+    ]);
+    const removal = await buildRemoval(ws.base, set.targets);
+    expect(removal.refused).toEqual([]);
+    const after = JSON.parse(removal.edits[0]!.newText) as typeof doc;
+    expect(Object.keys(after.resource)).toEqual(["cloudflare_filter"]);
+    expect(after).not.toHaveProperty("output");
+  });
+});
