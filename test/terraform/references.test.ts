@@ -154,3 +154,53 @@ describe("JSON syntax (.tf.json)", () => {
     expect(after).not.toHaveProperty("output");
   });
 });
+
+describe("blocks that only refer", () => {
+  it("judges provider, check and import blocks; leaves removed and moved blocks alone", async () => {
+    const dir = tempDir("cfwm-refs-other-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      [
+        'resource "cloudflare_waf_package" "owasp" {',
+        '  zone_id     = "3f1bc18efe333337886cd2d0f6fa0000"',
+        '  package_id  = "c504870194831cd12c3fc0284f294abb"',
+        '  sensitivity = "low"',
+        '  action_mode = "block"',
+        "}",
+        "",
+        'provider "cloudflare" {',
+        '  alias   = "legacy"',
+        "  api_key = cloudflare_waf_package.owasp.id",
+        "}",
+        "",
+        'check "waf" {',
+        "  assert {",
+        '    condition     = cloudflare_waf_package.owasp.sensitivity != "off"',
+        '    error_message = "the WAF is off"',
+        "  }",
+        "}",
+        "",
+        "import {",
+        "  to = cloudflare_waf_package.owasp",
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/c504870194831cd12c3fc0284f294abb"',
+        "}",
+        "",
+        "moved {",
+        "  from = cloudflare_waf_package.old",
+        "  to   = cloudflare_waf_package.owasp",
+        "}",
+        "",
+        "removed {",
+        "  from = cloudflare_waf_package.owasp",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { set } = await removalFor(dir);
+    expect(set.findings.map((f) => `${f.line} ${String(f.details?.referrer)} ${String(f.details?.argument)}`)).toEqual([
+      '10 provider "cloudflare" (main.tf:8) api_key',
+      '15 check "waf" (main.tf:13) assert',
+      "21 import (main.tf:20) to",
+    ]);
+  });
+});

@@ -13,7 +13,8 @@
 // dangling reference, for a LEGACY_REFERENCE finding. Pure: no I/O.
 import { referenceKey, type Reference } from "./traversals.js";
 
-export type ItemKind = "resource" | "data" | "output" | "local" | "module";
+/** `other`: a block that only refers (provider, check, import, moved): never removed, only judged. */
+export type ItemKind = "resource" | "data" | "output" | "local" | "module" | "other";
 
 export interface ReferenceUse {
   ref: Reference;
@@ -26,7 +27,10 @@ export interface ReferenceUse {
 
 export interface GraphItem {
   kind: ItemKind;
-  /** Address inside the module: `cloudflare_waf_package.p`, `data.t.n`, `output.o`, `local.x`, `module.m`. */
+  /**
+   * Address inside the module: `cloudflare_waf_package.p`, `data.t.n`, `output.o`, `local.x`, `module.m`;
+   * for `other` items a description that cannot clash with those (`provider "cloudflare"`, `moved #1`).
+   */
   key: string;
   file: string;
   line: number;

@@ -28,6 +28,7 @@ const NOT_REFERENCES: Record<string, Set<string>> = {
   data: new Set(["provider"]),
   module: new Set(["source", "version", "providers"]),
   output: new Set(["description", "sensitive", "ephemeral"]),
+  provider: new Set(["alias"]),
 };
 
 /**
@@ -109,6 +110,25 @@ export function itemsOf(parsed: ParsedFile, text: string, isLegacy: (mode: "mana
       items.push(item("output", `output.${name}`, parsed.file, at, false, argumentUses(b, "output", parsed.file, at, locate, json)));
     });
   }
+  // Blocks that only refer. `removed {}` blocks are left out on purpose (they name addresses meant to be
+  // gone from the configuration: removed.tf), and so are `moved {}` blocks (history that may outlive
+  // both of its addresses).
+  for (const [name, bodies] of entries(body.provider)) {
+    list(bodies).forEach((b, i) => {
+      const at = locate.block("provider", [name], i);
+      items.push(item("other", `provider "${name}" (${parsed.file}:${at.line})`, parsed.file, at, false, argumentUses(b, "provider", parsed.file, at, locate, json)));
+    });
+  }
+  for (const [name, bodies] of entries(body.check)) {
+    list(bodies).forEach((b, i) => {
+      const at = locate.block("check", [name], i);
+      items.push(item("other", `check "${name}" (${parsed.file}:${at.line})`, parsed.file, at, false, argumentUses(b, "check", parsed.file, at, locate, json)));
+    });
+  }
+  list(body.import).forEach((b, i) => {
+    const at = locate.block("import", [], i);
+    items.push(item("other", `import (${parsed.file}:${at.line})`, parsed.file, at, false, argumentUses(b, "import", parsed.file, at, locate, json)));
+  });
   list(body.locals).forEach((b, i) => {
     const at = locate.block("locals", [], i);
     for (const [name, value] of entries(b)) {
@@ -138,9 +158,9 @@ function argumentUses(b: unknown, blockType: string, file: string, at: Span, loc
     if (arg === "lifecycle") {
       // `ignore_changes` names attributes of this resource; only `replace_triggered_by` and conditions refer.
       refs = list(value).flatMap((l) => entries(l).filter(([k]) => k !== "ignore_changes").flatMap(([, v]) => referencesInValue(v)));
-    } else if (arg === "depends_on" && json) {
-      // In JSON syntax, depends_on holds bare addresses, not templates.
-      refs = list(value).flatMap((v) => (typeof v === "string" ? referencesInExpression(v) : []));
+    } else if (json && (arg === "depends_on" || (blockType === "import" && arg === "to"))) {
+      // In JSON syntax, depends_on and an import's `to` are bare addresses, not templates.
+      refs = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === "string" ? referencesInExpression(v) : []));
     } else {
       refs = referencesInValue(value);
     }

@@ -114,6 +114,7 @@ export function describeItem(item: GraphItem): string {
     case "module":
       return `module "${rest.join(".")}"`;
     case "local":
+    case "other":
       return item.key;
   }
 }
