@@ -128,9 +128,15 @@ export function renderMigrateScript(input: ScriptInput): string {
 
   w('step "7: plan again, expecting no changes"');
   w("set +e");
-  w('"$TF" plan -detailed-exitcode -refresh=false');
+  w('PLAN_OUT="$("$TF" plan -detailed-exitcode -refresh=false)"');
   w("rc=$?");
   w("set -e");
+  w('printf "%s\\n" "$PLAN_OUT"');
+  // Outputs removed with the legacy blocks change the root outputs and nothing else (no `Plan:` line).
+  w('if [ "$rc" = 2 ] && grep -qF "without changing any real infrastructure" <<<"$PLAN_OUT" && ! grep -qE "^Plan: [0-9]+ to " <<<"$PLAN_OUT"; then');
+  w('  echo "done: no resource changes; only root outputs change (outputs that exposed legacy blocks were removed): $TF apply -refresh=false saves that to the state without changing anything in Cloudflare"');
+  w("  exit 0");
+  w("fi");
   w('case "$rc" in');
   w('  0) echo "done: no pending changes" ;;');
   w('  2) echo "migrate.sh: the plan still shows changes: review them before applying anything" >&2; exit 2 ;;');

@@ -51,7 +51,7 @@ export function buildPlanSteps(input: PlanInput): PlanStep[] {
     step4Plan(),
     step5StateRemoval(input),
     step6DeleteBlocks(input),
-    step7Verify(),
+    step7Verify(input),
   ];
 }
 
@@ -183,12 +183,18 @@ function step6DeleteBlocks(input: PlanInput): PlanStep {
   };
 }
 
-function step7Verify(): PlanStep {
+function step7Verify(input: PlanInput): PlanStep {
+  const notes = ["exit code 0 means no changes; 2 means something still differs: review it before applying anything"];
+  if ((input.exposingRemovals ?? []).some((e) => e.includes(': output "'))) {
+    notes.push(
+      `step 6 removes outputs: where a root module output goes, the plan exits 2 with "Changes to Outputs" only and no "Plan:" line; that changes nothing in Cloudflare, and \`${TF} apply -refresh=false\` saves it to the state (migrate.sh and apply accept exactly that case)`,
+    );
+  }
   return {
     number: 7,
     title: "Plan again: no pending changes",
     commands: [`${TF} plan -detailed-exitcode -refresh=false`],
-    notes: ["exit code 0 means no changes; 2 means something still differs: review it before applying anything"],
+    notes,
   };
 }
 
