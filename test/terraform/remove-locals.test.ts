@@ -39,6 +39,12 @@ describe("removeLocals", () => {
     expect((await removeLocals(text, ["a", "c"], { file: "m.tf" })).text).toBe("locals {\n}\n\nlocals {\n  b = 2\n}\n");
   });
 
+  it("keeps CRLF line endings and a BOM", async () => {
+    const text = "\uFEFFlocals {\r\n  # ids\r\n  ids = data.cloudflare_waf_packages.p.packages\r\n  zone = 1\r\n}\r\n";
+    const { text: out } = await removeLocals(text, ["ids"], { file: "crlf.tf" });
+    expect(out).toBe("\uFEFFlocals {\r\n  zone = 1\r\n}\r\n");
+  });
+
   it("refuses what it cannot prove safe", async () => {
     const reason = async (text: string, names: string[], file = "m.tf"): Promise<string> => {
       try {

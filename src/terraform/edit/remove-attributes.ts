@@ -80,22 +80,25 @@ export async function removeLocals(input: string | Uint8Array, names: string[], 
   try {
     if (tree.rootNode.hasError) throw refuse("syntax-error", "tree-sitter found a syntax error; fix the file (terraform validate) first");
     before = await guards.hclParseOrRefuse(text, file, "before", refuse);
-    const found = new Map<string, { attr: Node; body: Node }[]>();
+    const found = new Map<string, { attr: Node; siblings: Node[] }[]>();
     for (const block of localsBlocks(tree.rootNode)) {
       const body = kids(block).find((k) => k.type === "body");
       if (!body) continue;
+      // A comment before the block's first attribute is a child of the block, not of its body: the
+      // attribute's neighbours are both, in text order.
+      const siblings = [...kids(block).filter((k) => k.type === "comment"), ...kids(body)].sort((a, b) => a.startIndex - b.startIndex);
       for (const attr of kids(body).filter((k) => k.type === "attribute")) {
         const name = kids(attr)[0]?.text ?? "";
         if (!wanted.includes(name)) continue;
-        found.set(name, [...(found.get(name) ?? []), { attr, body }]);
+        found.set(name, [...(found.get(name) ?? []), { attr, siblings }]);
       }
     }
     for (const name of wanted) {
       const hits = found.get(name) ?? [];
       if (hits.length === 0) throw refuse("attribute-not-found", `no local ${JSON.stringify(name)} found in a locals block`);
       if (hits.length > 1) throw refuse("attribute-ambiguous", `local ${JSON.stringify(name)} is declared ${hits.length} times`);
-      const { attr, body } = hits[0]!;
-      spans.push({ ...attributeSpan(text, attr, body, refuse), name, line: attr.startPosition.row + 1, endLine: attr.endPosition.row + 1 });
+      const { attr, siblings } = hits[0]!;
+      spans.push({ ...attributeSpan(text, attr, siblings, refuse), name, line: attr.startPosition.row + 1, endLine: attr.endPosition.row + 1 });
     }
   } finally {
     tree.delete();
@@ -142,8 +145,7 @@ function localsBlocks(root: Node): Node[] {
 }
 
 /** The lines to cut: the attribute's, its own-line comments directly above, a comment ending its last line. */
-function attributeSpan(text: string, attr: Node, body: Node, refuse: (r: AttributeRemovalReason, m: string) => AttributeRemovalError): Span {
-  const siblings = kids(body);
+function attributeSpan(text: string, attr: Node, siblings: Node[], refuse: (r: AttributeRemovalReason, m: string) => AttributeRemovalError): Span {
   const idx = siblings.findIndex((s) => s.startIndex === attr.startIndex && s.endIndex === attr.endIndex);
   let start = lineStartOf(text, attr.startIndex);
   let end = attr.endIndex;
