@@ -204,3 +204,41 @@ describe("blocks that only refer", () => {
     ]);
   });
 });
+
+describe("dynamic blocks", () => {
+  it("reads for_each and content, and takes the iterator for a local symbol, not a resource", async () => {
+    const dir = tempDir("cfwm-refs-dynamic-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      [
+        'data "cloudflare_waf_groups" "owasp" {',
+        '  zone_id = "3f1bc18efe333337886cd2d0f6fa0000"',
+        "}",
+        "",
+        'resource "cloudflare_ruleset" "waf" {',
+        '  zone_id = "3f1bc18efe333337886cd2d0f6fa0000"',
+        '  name    = "default"',
+        '  kind    = "zone"',
+        '  phase   = "http_request_firewall_managed"',
+        "",
+        '  dynamic "rules" {',
+        "    for_each = data.cloudflare_waf_groups.owasp.groups",
+        "    iterator = group",
+        "    content {",
+        '      action      = "execute"',
+        "      description = group.value.name",
+        '      expression  = "true"',
+        "    }",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { set } = await removalFor(dir);
+    expect(set.findings.map((f) => `${f.line} ${String(f.details?.referrer)} ${String(f.details?.argument)} -> ${String(f.details?.referenced)}`)).toEqual([
+      "12 cloudflare_ruleset.waf dynamic -> data.cloudflare_waf_groups.owasp",
+    ]);
+    const graph = await readReferenceGraph((await removalFor(dir)).ws, isLegacyBlock, { allDirs: true });
+    expect(undeclaredReferences(graph.graphs)).toEqual([]);
+  });
+});

@@ -163,10 +163,37 @@ function argumentUses(b: unknown, blockType: string, file: string, at: Span, loc
     } else if (json && (arg === "depends_on" || (blockType === "import" && arg === "to"))) {
       // In JSON syntax, depends_on and an import's `to` are bare addresses, not templates.
       refs = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === "string" ? referencesInExpression(v) : []));
+    } else if (arg === "dynamic") {
+      refs = dynamicBlockReferences(value);
     } else {
       refs = referencesInValue(value);
     }
     for (const ref of refs) out.push(use(ref, file, locate.lineOf(ref, at), arg));
+  }
+  return out;
+}
+
+/**
+ * `dynamic "rule" { for_each = …; iterator = r; content { … r.value … } }`: inside `content`, the iterator
+ * (the block label unless `iterator` names another) is a local symbol, not a resource named `rule.value`.
+ * Nested dynamic blocks are read the same way.
+ */
+function dynamicBlockReferences(value: unknown): Reference[] {
+  const out: Reference[] = [];
+  for (const [label, bodies] of entries(value)) {
+    for (const body of list(bodies)) {
+      const named = entries(body).find(([k]) => k === "iterator")?.[1];
+      const iterator = typeof named === "string" ? named.replace(/^\$\{\s*|\s*\}$/g, "") : label;
+      for (const [k, v] of entries(body)) {
+        if (k === "iterator") continue;
+        if (k === "content") {
+          const inner = list(v).flatMap((c) => entries(c).flatMap(([ck, cv]) => (ck === "dynamic" ? dynamicBlockReferences(cv) : referencesInValue(cv))));
+          out.push(...inner.filter((r) => !(r.kind === "resource" && r.type === iterator)));
+        } else {
+          out.push(...referencesInValue(v));
+        }
+      }
+    }
   }
   return out;
 }
