@@ -40,10 +40,14 @@ export async function buildRemoval(base: string, blocks: RemovalTarget[], startT
   for (const file of [...byFile.keys()].sort()) {
     const absolute = path.resolve(base, file);
     const all = byFile.get(file)!;
-    const targets: BlockTarget[] = all.flatMap((b): BlockTarget[] =>
-      "kind" in b ? (b.kind === "output" ? [{ type: "output", labels: [b.name] }] : []) : [{ type: b.mode === "data" ? "data" : "resource", labels: [b.type, b.name] }],
-    );
-    const locals = all.flatMap((b) => ("kind" in b && b.kind === "local" ? [b.name] : []));
+    // In JSON syntax a local is the member `"locals": {"name": …}`, which the block editor cuts like a block.
+    const json = file.toLowerCase().endsWith(".tf.json");
+    const targets: BlockTarget[] = all.flatMap((b): BlockTarget[] => {
+      if (!("kind" in b)) return [{ type: b.mode === "data" ? "data" : "resource", labels: [b.type, b.name] }];
+      if (b.kind === "output") return [{ type: "output", labels: [b.name] }];
+      return json ? [{ type: "locals", labels: [b.name], anyValue: true }] : [];
+    });
+    const locals = json ? [] : all.flatMap((b) => ("kind" in b && b.kind === "local" ? [b.name] : []));
     let oldText: string;
     try {
       oldText = startTexts.get(file) ?? (await readFile(absolute, "utf8"));

@@ -140,10 +140,11 @@ describe("JSON syntax (.tf.json)", () => {
         cloudflare_filter: { f: { zone_id: "3f1bc18efe333337886cd2d0f6fa0000", expression: "true", depends_on: ["cloudflare_waf_package.owasp"] } },
       },
       output: { pkg: { value: "${cloudflare_waf_package.owasp.id}" } },
+      locals: { package_id: "${cloudflare_waf_package.owasp.id}", zone: "3f1bc18efe333337886cd2d0f6fa0000" },
     };
     writeFileSync(path.join(dir, "main.tf.json"), JSON.stringify(doc, null, 2) + "\n");
     const { ws, set } = await removalFor(dir);
-    expect(set.exposing.map((e) => `${e.kind} ${e.name}`)).toEqual(["output pkg"]);
+    expect(set.exposing.map((e) => `${e.kind} ${e.name}`).sort()).toEqual(["local package_id", "output pkg"]);
     expect(set.findings.map((f) => `${f.file} ${String(f.details?.referrer)} ${String(f.details?.argument)} -> ${String(f.details?.referenced)}`)).toEqual([
       "main.tf.json cloudflare_filter.f depends_on -> cloudflare_waf_package.owasp",
     ]);
@@ -152,6 +153,7 @@ describe("JSON syntax (.tf.json)", () => {
     const after = JSON.parse(removal.edits[0]!.newText) as typeof doc;
     expect(Object.keys(after.resource)).toEqual(["cloudflare_filter"]);
     expect(after).not.toHaveProperty("output");
+    expect(after.locals).toEqual({ zone: "3f1bc18efe333337886cd2d0f6fa0000" });
   });
 });
 
