@@ -123,14 +123,13 @@ function referenceFinding(d: DanglingReference): Finding {
   const where = d.item.kind === "local" || d.item.kind === "output" ? describeItem(d.item) : `${describeItem(d.item)} (argument ${d.use.argument})`;
   const inModule = d.modulePath ? ` in ${d.modulePath}` : "";
   const referenced = d.modulePath ? `${d.modulePath}.${d.referenced}` : d.referenced;
-  const address = d.item.kind === "resource" || d.item.kind === "data" || d.item.kind === "module" ? (d.modulePath ? `${d.modulePath}.${d.item.key}` : d.item.key) : null;
   const f = finding(
     "LEGACY_REFERENCE",
     `${where}${inModule} refers to ${d.referenced}, which ${d.use.ref.kind === "resource" && d.use.ref.type === URI_OVERRIDE_TYPE ? "step 0 deletes (a URI-based override)" : "step 6 deletes with the legacy WAF blocks"}: edit ${d.use.file}:${d.use.line} so that it no longer does (drop the reference, or use the new cloudflare_ruleset instead)`,
     { file: d.use.file, line: d.use.line, zoneId: null },
     { referenced, written: d.referenced, referrer: d.item.key, argument: d.use.argument, module: d.modulePath },
   );
-  f.address = address;
+  // `address` is a state address by contract; the referrer is a configuration block (details.referrer).
   return f;
 }
 
