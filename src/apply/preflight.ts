@@ -10,9 +10,9 @@ import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analy
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
-import type { ConfigResource } from "../terraform/config.js";
-import { configAddressFor, LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
+import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
 import { buildRemoval } from "../terraform/legacy-removal.js";
+import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
@@ -164,22 +164,15 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
 
-  // Block edits, checked now: a refused edit stops the run before any state changes.
-  const blocks: ConfigResource[] = [];
-  const seen = new Set<string>();
-  const blockConfigAddresses = new Set<string>();
-  for (const node of ws.tree.nodes) {
-    for (const r of node.dir.resources) {
-      const legacy = (r.mode === "managed" && LEGACY_RESOURCE_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type));
-      if (!legacy) continue;
-      blockConfigAddresses.add(configAddressFor(node, r));
-      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      blocks.push(r);
-    }
+  // Block edits, checked now: a refused edit stops the run before any state changes. The same set as the
+  // plan's step-6 patch: legacy blocks, and the outputs and locals that only expose them.
+  const removalSet = await legacyRemovalSet(ws);
+  const blockConfigAddresses = removalSet.blockConfigAddresses;
+  for (const f of removalSet.findings) {
+    reasons.push(`${referenceLine(f)} (LEGACY_REFERENCE: apply refuses while a kept expression refers to a legacy WAF block; edit it, then run apply again)`);
   }
-  const removal = await buildRemoval(ws.base, blocks);
+  for (const e of removalSet.errors) reasons.push(`cannot read the input: ${e.file}${e.line !== null ? `:${e.line}` : ""}: ${e.message}`);
+  const removal = await buildRemoval(ws.base, removalSet.targets);
   for (const r of removal.refused) reasons.push(`${r.file}: its legacy blocks cannot be removed safely (${r.reason}). Rewrite or delete those blocks by hand (and run no \`terraform apply\` meanwhile), then run apply again`);
 
   if (reasons.length) throw new ApplyRefusedError(reasons);
@@ -187,7 +180,7 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
     imports,
     importNotes,
     stateRemovals,
-    blockConfigAddresses: [...blockConfigAddresses].sort(),
+    blockConfigAddresses,
     edits: removal.edits,
     patch: removal.patch,
   };

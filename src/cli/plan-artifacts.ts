@@ -14,6 +14,7 @@ import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
 import { buildRemoval } from "../terraform/legacy-removal.js";
+import { describeExposing, legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { lockedVersions, type ProviderInfo } from "../terraform/providers.js";
 import type { Workspace } from "../terraform/workspace.js";
 import { CliError } from "./errors.js";
@@ -33,6 +34,8 @@ export const ARTIFACTS = {
 export interface AssembledPlan {
   steps: PlanStep[];
   findings: Finding[];
+  /** LEGACY_REFERENCE findings as one line each (`file:line: message`): migrate.sh refuses while one remains. */
+  legacyReferences: string[];
   errors: InputError[];
   /** Legacy resources and legacy data sources in state, as `terraform state list` prints them. */
   stateRemovals: string[];
@@ -57,11 +60,13 @@ export async function assemblePlan(input: {
   const { ws, analysis, providerMajor } = input;
   const errors: InputError[] = [];
 
-  // Blocks to delete: packages, groups, rules and legacy data sources in step 6; URI overrides in step 0.
-  const legacyBlocks = uniqueBlocks(ws, (r) => (r.mode === "managed" && LEGACY_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type)));
+  // Blocks to delete: packages, groups, rules and legacy data sources, with the outputs and locals that only
+  // expose them, in step 6 (the same set apply removes); URI overrides in step 0.
+  const removalSet = await legacyRemovalSet(ws);
   const overrideBlocks = uniqueBlocks(ws, (r) => r.mode === "managed" && r.type === "cloudflare_waf_override");
-  const overrides = await buildRemoval(ws.base, overrideBlocks);
-  const legacy = await buildRemoval(ws.base, legacyBlocks, new Map(overrides.edits.map((e) => [e.file, e.newText])));
+  const overrides = await buildRemoval(ws.base, [...overrideBlocks, ...removalSet.overrideTargets]);
+  const legacy = await buildRemoval(ws.base, removalSet.targets, new Map(overrides.edits.map((e) => [e.file, e.newText])));
+  errors.push(...removalSet.errors.filter((e) => !ws.errors.some((w) => w.file === e.file && w.line === e.line && w.message === e.message)));
   for (const r of [...legacy.refused, ...overrides.refused]) errors.push({ file: r.file, line: null, column: null, message: `${r.reason}; delete its legacy blocks by hand` });
 
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
@@ -80,6 +85,8 @@ export async function assemblePlan(input: {
     stateRemovals,
     overrides: analysis.zones.flatMap((z) => z.inventory.overrides.map((o) => ({ address: o.ref.address, configAddress: o.ref.configAddress, zoneId: o.ref.zoneId, inConfig: o.ref.inConfig }))),
     legacyBlockFiles: legacy.edits.map((e) => e.file),
+    exposingRemovals: removalSet.exposing.map(describeExposing),
+    legacyReferences: removalSet.findings.map(referenceLine),
     providerMajor,
     removedBlocksOffered: removedTf !== null,
     rulesetFile: ARTIFACTS.ruleset,
@@ -96,11 +103,11 @@ export async function assemblePlan(input: {
     { file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" },
     ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
-    ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks; apply it, then `terraform apply` deletes them" }] : []),
-    ...(legacy.patch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks, nothing else" }] : []),
+    ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
+    ...(legacy.patch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
     { file: ARTIFACTS.report, purpose: "the JSON report with the plan (schemaVersion 1)" },
   ];
-  return { steps, findings: [], errors, stateRemovals, rulesetTf, importsTf, removedTf, legacyPatch: legacy.patch, overridesPatch: overrides.patch, artifactList };
+  return { steps, findings: removalSet.findings, legacyReferences: removalSet.findings.map(referenceLine), errors, stateRemovals, rulesetTf, importsTf, removedTf, legacyPatch: legacy.patch, overridesPatch: overrides.patch, artifactList };
 }
 
 /** Config blocks of the given kind, once per file and name (a module called twice has one block). */

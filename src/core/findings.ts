@@ -44,6 +44,8 @@ export const FINDING_CODES = {
   DUPLICATE_ENTRY_POINT: "error",
   /** A skip-rule Page Rule whose target cannot be expressed (non-ASCII host, whitespace, invalid port, …). */
   PAGE_RULE_TARGET_UNTRANSLATABLE: "error",
+  /** A kept expression refers to a legacy block (or to an output/local removed with it): it would dangle after step 6. */
+  LEGACY_REFERENCE: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -178,6 +178,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "The Page Rule's target has a non-ASCII host (use its punycode xn-- form), whitespace, an invalid port or another shape a URL pattern cannot have: no skip rule is generated for it, and the zone is not ready to migrate until the target is fixed.",
     check: "page rules",
   },
+  LEGACY_REFERENCE: {
+    short: "A kept expression refers to a legacy WAF block that step 6 deletes.",
+    full: "An argument, depends_on, module call argument, or an output or local that also uses other values refers to a legacy WAF resource or data source (or to an output or local that only exposes one). Deleting the legacy blocks would leave the reference dangling and terraform validate would fail: remove the reference, or point it at the new cloudflare_ruleset, before step 6.",
+    check: "references",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

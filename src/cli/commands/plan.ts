@@ -103,7 +103,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     });
 
     const markdown = () => renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList, stateRemovals: plan.stateRemovals });
-    const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null });
+    const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null, legacyReferences: plan.legacyReferences });
     if (argv["out-dir"]) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan, report, markdown: markdown(), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
