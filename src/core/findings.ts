@@ -46,6 +46,14 @@ export const FINDING_CODES = {
   PAGE_RULE_TARGET_UNTRANSLATABLE: "error",
   /** A kept expression refers to a legacy block (or to an output/local removed with it): it would dangle after step 6. */
   LEGACY_REFERENCE: "error",
+  /** The provider version a root pins or locks lacks a cloudflare_ruleset construct the migration needs. */
+  PROVIDER_FEATURE_MISSING: "error",
+  /** Legacy resources, and no Cloudflare entry in required_providers: the next init takes the newest provider. */
+  PROVIDER_CONSTRAINT_MISSING: "warning",
+  /** An optional construct (logging on a skip rule, a rule's ref) is left out for the root's provider version. */
+  RULESET_CONSTRUCT_OMITTED: "info",
+  /** required_version admits Terraform below 1.5 (or says nothing): no import {} blocks, terraform import instead. */
+  IMPORT_BLOCKS_UNAVAILABLE: "info",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -183,6 +183,26 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "An argument, depends_on, module call argument, or an output or local that also uses other values refers to a legacy WAF resource or data source (or to an output or local that only exposes one). Deleting the legacy blocks would leave the reference dangling and terraform validate would fail: remove the reference, or point it at the new cloudflare_ruleset, before step 6.",
     check: "references",
   },
+  PROVIDER_FEATURE_MISSING: {
+    short: "The provider version the root pins or locks lacks a cloudflare_ruleset construct the migration needs.",
+    full: "The generated ruleset (or its import) needs a provider version the constraint or lock does not reach, e.g. importing a cloudflare_ruleset needs 3.29.0. Raise the constraint to ~> 3.35 and run terraform init -upgrade: 3.35 still has the legacy resources and the whole ruleset.",
+    check: "provider versions",
+  },
+  PROVIDER_CONSTRAINT_MISSING: {
+    short: "No Cloudflare entry in required_providers while legacy WAF resources remain.",
+    full: "Without a version constraint the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist. Add cloudflare = { source = \"cloudflare/cloudflare\", version = \"~> 3.35\" } to required_providers.",
+    check: "provider versions",
+  },
+  RULESET_CONSTRUCT_OMITTED: {
+    short: "An optional construct was left out of the generated ruleset for the root's provider version.",
+    full: "Logging on a skip rule needs provider 3.13.0, a rule's ref 4.2.0: below that they are left out of ruleset.tf. Add them back after raising the provider.",
+    check: "provider versions",
+  },
+  IMPORT_BLOCKS_UNAVAILABLE: {
+    short: "required_version admits Terraform below 1.5, or is missing: no import {} blocks.",
+    full: "import {} blocks need Terraform 1.5 (OpenTofu: any release). The plan uses terraform import commands instead and writes no imports.tf; set required_version = \">= 1.5\" to get the blocks.",
+    check: "provider versions",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

@@ -77,6 +77,17 @@ export interface RootProviders {
   moduleDirs: string[];
   /** The root module's first `terraform {}` block, else its first file: where a finding can point when nothing else says. */
   anchor: { file: string; line: number } | null;
+  /** Every `required_version` of the root and of every local module it reaches (Terraform checks them all). */
+  terraformRequirements?: TerraformRequirement[];
+}
+
+/** One `required_version` of a `terraform {}` block. */
+export interface TerraformRequirement {
+  constraint: string;
+  file: string;
+  /** 1-based line of `required_version =` (the block's line when it cannot be found). */
+  line: number;
+  module: string;
 }
 
 export interface ProviderInfo {
@@ -117,6 +128,12 @@ export async function collectProviderInfo(tree: ConfigTree, base: string): Promi
     }
     return p;
   };
+  const perDirVersions = new Map<ModuleDir, Promise<Omit<TerraformRequirement, "module">[]>>();
+  const requiredVersionsOf = (dir: ModuleDir) => {
+    let p = perDirVersions.get(dir);
+    if (!p) perDirVersions.set(dir, (p = dirRequiredVersions(dir, readDisplay)));
+    return p;
+  };
   const perDir = new Map<ModuleDir, Promise<Omit<ProviderRequirement, "module">[]>>();
   const requirementsOf = (dir: ModuleDir) => {
     let p = perDir.get(dir);
@@ -128,15 +145,17 @@ export async function collectProviderInfo(tree: ConfigTree, base: string): Promi
   for (const root of tree.roots) {
     const nodes = tree.nodes.filter((n) => rootOf(n) === root);
     const requirements: ProviderRequirement[] = [];
+    const terraformRequirements: TerraformRequirement[] = [];
     for (const n of nodes) {
       for (const r of await requirementsOf(n.dir)) requirements.push({ ...r, module: n.path });
+      for (const r of await requiredVersionsOf(n.dir)) terraformRequirements.push({ ...r, module: n.path });
     }
     const moduleDirs = [...new Set(nodes.map((n) => displayPath(n.dir.dir, base)))];
     const lock = await readRootLock(root.dir.dir, base, errors);
     const tb = root.dir.terraformBlocks[0];
     const first = root.dir.resources[0] ?? root.dir.moduleCalls[0];
     const anchor = tb ? { file: tb.file, line: tb.line } : first ? { file: first.file, line: first.line } : null;
-    roots.push({ root: displayPath(root.dir.dir, base), dir: root.dir.dir, requirements, lock, moduleDirs, anchor });
+    roots.push({ root: displayPath(root.dir.dir, base), dir: root.dir.dir, requirements, lock, moduleDirs, anchor, terraformRequirements });
   }
   return { roots, errors };
 }
@@ -257,6 +276,41 @@ async function dirRequirements(
     });
   }
   return out;
+}
+
+/** The `required_version` of each terraform block of one module directory, with its line. */
+async function dirRequiredVersions(
+  dir: ModuleDir,
+  readDisplay: (display: string) => Promise<string | null>,
+): Promise<Omit<TerraformRequirement, "module">[]> {
+  const out: Omit<TerraformRequirement, "module">[] = [];
+  const seen = new Map<string, number>();
+  for (const tb of dir.terraformBlocks) {
+    const key = `${tb.file}\u0000${tb.line}`;
+    const nth = seen.get(key) ?? 0;
+    seen.set(key, nth + 1);
+    const value = tb.body.required_version;
+    if (typeof value !== "string" && typeof value !== "number") continue;
+    const text = await readDisplay(tb.file);
+    let line: number | null = null;
+    if (text !== null) {
+      if (tb.file.endsWith(".json")) {
+        const res = parseJsonWithPositions(text);
+        line = res.ok ? (res.keyLines.get(["terraform", "required_version"].join("\u0000")) ?? null) : null;
+      } else line = hclTerraformAttributeLine(text, tb.line, nth, "required_version");
+    }
+    out.push({ constraint: String(value), file: tb.file, line: line ?? tb.line });
+  }
+  return out;
+}
+
+/** The line of a top-level attribute `name =` of the `nth` terraform block starting on `blockLine`. */
+export function hclTerraformAttributeLine(text: string, blockLine: number, nth: number, name: string): number | null {
+  const block = scanStructure(text).blocks.filter((b) => b.type === "terraform" && b.line === blockLine)[nth];
+  if (!block) return null;
+  const masked = maskTrivia(text);
+  const a = topLevelAttributes(masked, block.bodyStart, block.bodyEnd).find((x) => x.name === name);
+  return a ? lineIndex(text)(a.offset) : null;
 }
 
 /** Where an entry is: the `NAME =` line, and the line of its `version =` when the entry is an object. */
