@@ -18,6 +18,10 @@ import { describeExposing, legacyRemovalSet, referenceLine } from "../terraform/
 import { lockedVersions, type ProviderInfo } from "../terraform/providers.js";
 import type { Workspace } from "../terraform/workspace.js";
 import { CliError } from "./errors.js";
+import { RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
+import { fitRuleset } from "../core/ruleset-features.js";
+import type { RulesetFit } from "../core/version-fit.js";
+import { fitFindings, planVersions, type VersionsReport } from "./plan-versions.js";
 
 const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
 export const ARTIFACTS = {
@@ -40,11 +44,18 @@ export interface AssembledPlan {
   /** Legacy resources and legacy data sources in state, as `terraform state list` prints them. */
   stateRemovals: string[];
   rulesetTf: string;
-  importsTf: string;
+  /** null when the root's Terraform may be older than 1.5 (no import {} blocks). */
+  importsTf: string | null;
   removedTf: string | null;
   legacyPatch: string;
   overridesPatch: string;
   artifactList: { file: string; purpose: string }[];
+  /** report.json `versions` and the PLAN.md section on them. */
+  versions: VersionsReport[];
+  versionsMarkdown: string[];
+  syntaxLabel: string;
+  /** A required construct is missing for the pinned provider: the plan starts by raising the constraint. */
+  raiseFirst: boolean;
 }
 
 export async function assemblePlan(input: {
@@ -74,9 +85,20 @@ export async function assemblePlan(input: {
 
   const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
   const notMigrated = notMigratedByZone(analysis.findings);
-  const zoneRulesets = await Promise.all(analysis.zones.map((z) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [])));
+  // Fit each generated ruleset to the provider versions of steps 1-6 (core/version-fit.ts).
+  const versionFit = planVersions(ws, input.providerInfo);
+  const fits = analysis.zones.map((z) => {
+    const ruleset = withoutComputedFields(z.zone.ruleset);
+    const fit = versionFit.fitRuleset(ruleset);
+    if (!fit.missing.length) return fit;
+    // A required construct is missing: the plan raises the constraint first, so write for the version it installs.
+    const raised = fitRuleset(ruleset, RECOMMENDED_CONSTRAINT, { imports: false });
+    return { ...fit, ruleset: raised.ruleset, omitted: raised.omitted, findings: fit.findings.filter((f) => f.code !== "RULESET_CONSTRUCT_OMITTED") };
+  });
+  const raiseFirst = fits.some((f) => f.missing.length > 0);
+  const zoneRulesets = await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
   const rulesetTf = zoneRulesets.join("\n");
-  const importsTf = importsFile(analysis.zones);
+  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones) : null;
   const legacyConfigAddresses = ws.resources.filter((r) => LEGACY_TYPES.has(r.type)).map((r) => r.configAddress);
   const removedTf = removedBlocksOffered && legacyConfigAddresses.length ? emitRemovedBlocks([...new Set(legacyConfigAddresses)].sort()) : null;
 
@@ -94,20 +116,29 @@ export async function assemblePlan(input: {
     fromCfTerraforming: input.fromCfTerraforming ? { file: input.fromCfTerraforming } : null,
     stateKnown: ws.stateKnown,
     artifacts: { patch: ARTIFACTS.patch, imports: ARTIFACTS.imports, removed: ARTIFACTS.removed, script: ARTIFACTS.script },
+    importBlocks: { offered: importsTf !== null, reason: versionFit.importReason },
   });
   if (overrides.patch) steps[0]!.commands.unshift(`git apply ${ARTIFACTS.overridesPatch}`);
+  if (raiseFirst) {
+    steps[0]!.commands.unshift(`terraform init -upgrade`);
+    steps[0]!.notes = [`${RAISE_CONSTRAINT_STEP}: the provider the root pins lacks what the migration needs (PROVIDER_FEATURE_MISSING); ruleset.tf is written for ~> 3.35`, ...(steps[0]!.notes ?? [])];
+  }
 
   const artifactList = [
     { file: ARTIFACTS.planMd, purpose: "this plan" },
     { file: ARTIFACTS.ruleset, purpose: `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} (step 2): copy into the root module` },
-    { file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" },
+    ...(importsTf !== null ? [{ file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" }] : []),
     ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
     ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
     ...(legacy.patch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
     { file: ARTIFACTS.report, purpose: "the JSON report with the plan (schemaVersion 1)" },
   ];
-  return { steps, findings: removalSet.findings, legacyReferences: removalSet.findings.map(referenceLine), errors, stateRemovals, rulesetTf, importsTf, removedTf, legacyPatch: legacy.patch, overridesPatch: overrides.patch, artifactList };
+  const findings = [...removalSet.findings, ...versionFit.findings, ...fitFindings(fits)];
+  return {
+    steps, findings, legacyReferences: removalSet.findings.map(referenceLine), errors, stateRemovals, rulesetTf, importsTf, removedTf, legacyPatch: legacy.patch, overridesPatch: overrides.patch, artifactList,
+    versions: versionFit.report(fits), versionsMarkdown: versionFit.markdown(fits, providerMajor), syntaxLabel: versionFit.syntaxLabel(fits, providerMajor), raiseFirst,
+  };
 }
 
 /** Config blocks of the given kind, once per file and name (a module called twice has one block). */
@@ -140,7 +171,7 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
   return byZone;
 }
 
-async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[]): Promise<string> {
+async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
   if (own) return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${own.text}`;
   const todo = [...z.rulesetNotes, ...notMigrated];
@@ -149,10 +180,22 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
   return emitRulesetHcl({
     resourceName: z.rulesetResourceName,
     zoneIdExpression: zoneExpr.text,
-    ruleset: withoutComputedFields(z.zone.ruleset),
+    ruleset: fit.ruleset,
     providerMajor,
     todoComments: todo,
+    headerComments: rulesetHeader(fit),
   });
+}
+
+/** What the ruleset was fitted to, as comments above it (the why of a left-out construct belongs next to it). */
+function rulesetHeader(fit: RulesetFit): string[] {
+  if (fit.missing.length) {
+    return [
+      `Written for provider ${RECOMMENDED_CONSTRAINT}: the root's provider lacks ${fit.missing.map((m) => `${m.what} (${m.minimum})`).join(", ")}.`,
+      `${RAISE_CONSTRAINT_STEP} before using it.`,
+    ];
+  }
+  return fit.omitted.map((m) => `Left out: ${m.what}; it needs provider ${m.minimum} or later and this root may run ${m.missingAt}.`);
 }
 
 /** `zone_id` keeps the user's expression where a root-module zone resource exists, else the literal id. */
@@ -208,7 +251,7 @@ export async function writeArtifacts(
   const files: [string, string][] = [
     [ARTIFACTS.planMd, content.markdown],
     [ARTIFACTS.ruleset, plan.rulesetTf],
-    [ARTIFACTS.imports, plan.importsTf],
+    ...(plan.importsTf !== null ? ([[ARTIFACTS.imports, plan.importsTf]] as [string, string][]) : []),
     ...(plan.removedTf ? ([[ARTIFACTS.removed, plan.removedTf]] as [string, string][]) : []),
     [ARTIFACTS.script, content.script],
     ...(plan.overridesPatch ? ([[ARTIFACTS.overridesPatch, plan.overridesPatch]] as [string, string][]) : []),

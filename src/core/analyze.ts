@@ -1,5 +1,6 @@
 // Groups the domain inventory by zone and evaluates each zone: compatibility, limits, plan tier, the
 // replacement ruleset, its import, the state removals, and the findings of DESIGN.md section 4.
+import { unknownZoneHint, zoneIdForText } from "./zone-placeholder.js";
 import { classifyGroup, classifyRule, type ClassifyContext } from "./classify.js";
 import {
   exceedsExpressionLimit,
@@ -339,14 +340,17 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const providerMajor = opts.providerMajor ?? 4;
   const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);
   if (!rulesetId) {
+    // An expression is not a zone id: commands get the <ZONE_ID> placeholder and the text says how to learn it.
+    const zoneText = zoneIdForText(zoneId);
+    const hint = unknownZoneHint(zoneId);
     findings.push(
       finding(
         "RULESET_ID_UNKNOWN",
-        `the id of the zone's ${MANAGED_PHASE} entry point ruleset is not known: after migrating, get it with \`cf-waf-migrate api entrypoint --zone ${zoneId}\` (or GET /zones/${zoneId}/rulesets/phases/${MANAGED_PHASE}/entrypoint) and pass --ruleset-id ${zoneId}=<id>`,
+        `the id of the zone's ${MANAGED_PHASE} entry point ruleset is not known: after migrating, get it with \`cf-waf-migrate api entrypoint --zone ${zoneText}\` (or GET /zones/${zoneText}/rulesets/phases/${MANAGED_PHASE}/entrypoint) and pass --ruleset-id ${zoneText}=<id>${hint ? `; ${hint}` : ""}`,
         at,
         {
-          command: `cf-waf-migrate api entrypoint --zone ${zoneId}`,
-          curl: `curl -s -H "Authorization: Bearer $CLOUDFLARE_API_TOKEN" https://api.cloudflare.com/client/v4/zones/${zoneId}/rulesets/phases/${MANAGED_PHASE}/entrypoint`,
+          command: `cf-waf-migrate api entrypoint --zone ${zoneText}`,
+          curl: `curl -s -H "Authorization: Bearer $CLOUDFLARE_API_TOKEN" https://api.cloudflare.com/client/v4/zones/${zoneText}/rulesets/phases/${MANAGED_PHASE}/entrypoint`,
         },
       ),
     );

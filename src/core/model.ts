@@ -265,6 +265,8 @@ export interface Report {
   findings: Finding[];
   plan?: { steps: PlanStep[] };
   errors: InputError[];
+  /** plan only: the provider and Terraform versions of each root and what the generated code was fitted to. */
+  versions?: unknown[];
 }
 
 /** A resource as the report lists it: the inventory entry without its attribute values. */

@@ -203,7 +203,9 @@ export function missingConstructs(
     const lacking = versions.find((v) => !hasConstruct(construct, v));
     if (lacking) out.push({ construct, need: rule.need, what: rule.what, minimum: tableMinimumVersion(construct) ?? rule.minimum, missingAt: lacking });
   }
-  return out;
+  // A missing block says it all: `rules.logging` missing makes `rules.logging.enabled` noise.
+  const names = new Set(out.map((m) => m.construct));
+  return out.filter((m) => !names.has(m.construct.slice(0, m.construct.lastIndexOf("."))));
 }
 
 export interface FittedRuleset {

@@ -71,6 +71,8 @@ export interface TerraformVersions {
 
 export interface RootVersionFit {
   root: string;
+  /** The root holds legacy resources: its versions are the ones steps 1-6 run on. */
+  hasLegacy: boolean;
   provider: ProviderVersions;
   terraform: TerraformVersions;
   findings: Finding[];
@@ -178,7 +180,7 @@ function missingMessage(m: MissingConstruct, pv: ProviderVersions, at: Located |
     pv.basis === "lock"
       ? `the lock file (${pv.lock!.file}:${pv.lock!.line}) selects provider ${m.missingAt}`
       : `"${pv.combined}"${at ? ` (${at.file}:${at.line})` : ""} admits provider ${m.missingAt}`;
-  return `cloudflare_ruleset ${m.what} needs provider ${m.minimum} or later, but ${where}: ${RAISE_CONSTRAINT_STEP} (3.35 still has the legacy resources and the whole ruleset)`;
+  return `the migration needs provider ${m.minimum} or later for ${m.what}, but ${where}: ${RAISE_CONSTRAINT_STEP} (3.35 still has the legacy resources and the whole ruleset)`;
 }
 
 /** Versions, findings and the fitted ruleset inputs for one root. `ruleset` is what the generator would emit. */
@@ -195,13 +197,13 @@ export function fitRoot(input: RootVersionInput): RootVersionFit {
       ),
     );
   }
-  if (!terraform.importBlocks) {
+  if (input.hasLegacy && !terraform.importBlocks) {
     const at = terraform.constraints.find((c) => c.constraint.trim() !== "") ?? null;
     findings.push(
       finding("IMPORT_BLOCKS_UNAVAILABLE", `${terraform.reason}`, { zoneId: null, file: at?.file ?? input.anchor?.file ?? null, line: at?.line ?? input.anchor?.line ?? null }),
     );
   }
-  return { root: input.root, provider, terraform, findings };
+  return { root: input.root, hasLegacy: input.hasLegacy, provider, terraform, findings };
 }
 
 export interface RulesetFit extends FittedRuleset {

@@ -5,6 +5,7 @@ import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { displayZone } from "./steps.js";
+import { importIdForText } from "../core/zone-placeholder.js";
 
 export interface ScriptInput {
   version: string;
@@ -21,6 +22,7 @@ export interface ScriptInput {
 
 export function renderMigrateScript(input: ScriptInput): string {
   const imports = input.zones.flatMap((z) => z.zone.imports);
+  const zoneOf = (to: string) => input.zones.find((z) => z.zone.imports.some((i) => i.to === to))?.zone.zoneId ?? "";
   const lines: string[] = [];
   const w = (s = "") => lines.push(s);
 
@@ -74,7 +76,7 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('step "3: import the entry point ruleset"');
   for (const imp of imports) {
     if (imp.id.includes(RULESET_ID_PLACEHOLDER) || imp.id.includes("${")) {
-      w(`echo ${shellQuote(`migrate.sh: the import id ${imp.id} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and a zone id from state)`)} >&2`);
+      w(`echo ${shellQuote(`migrate.sh: the import id ${importIdForText(imp.id, zoneOf(imp.to))} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and --state, so the zone id is read from state)`)} >&2`);
       w("exit 1");
       continue;
     }

@@ -9,6 +9,7 @@ import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { PlanStep } from "../core/model.js";
 import { shellQuote } from "../core/shell-quote.js";
+import { importIdForText, unknownZoneHint } from "../core/zone-placeholder.js";
 
 export type RemovalStrategy = "state-rm" | "removed-blocks";
 
@@ -37,6 +38,8 @@ export interface PlanInput {
   stateKnown: boolean;
   /** Artifact names, for commands that refer to them. */
   artifacts: { patch: string; imports: string; removed: string; script: string };
+  /** Whether imports.tf is offered (required_version admits only Terraform >= 1.5), and why; offered when absent. */
+  importBlocks?: { offered: boolean; reason: string };
 }
 
 /** The binary in commands a person copies; migrate.sh substitutes `$TF` so `TF=tofu` works. */
@@ -119,13 +122,14 @@ function step3Import(input: PlanInput): PlanStep {
   const commands: string[] = [];
   const notes: string[] = [];
   for (const z of input.zones) {
-    for (const imp of z.zone.imports) commands.push(`${TF} import ${shellQuote(imp.to)} ${shellQuote(imp.id)}`);
+    for (const imp of z.zone.imports) commands.push(`${TF} import ${shellQuote(imp.to)} ${shellQuote(importIdForText(imp.id, z.zone.zoneId))}`);
     if (!z.rulesetId) {
       notes.push(`${displayZone(z)}: replace ${RULESET_ID_PLACEHOLDER} with the entry point ruleset id from \`cf-waf-migrate api entrypoint --zone ${displayZone(z)}\``);
     }
-    if (!isLiteralZoneId(z.zone.zoneId)) notes.push(`${z.zone.zoneId}: the zone id comes from an expression; put the literal id in the import command`);
+    if (!isLiteralZoneId(z.zone.zoneId)) notes.push(`cloudflare_ruleset.${z.rulesetResourceName}: ${unknownZoneHint(z.zone.zoneId)}`);
   }
-  notes.push(`or, with Terraform 1.5+, the import {} blocks in ${input.artifacts.imports} (root module only: an import {} block cannot target a resource inside a module)`);
+  if (input.importBlocks && !input.importBlocks.offered) notes.push(`no import {} blocks: ${input.importBlocks.reason}`);
+  else notes.push(`or, with Terraform 1.5+, the import {} blocks in ${input.artifacts.imports} (root module only: an import {} block cannot target a resource inside a module)`);
   return { number: 3, title: "Import the entry point ruleset into state", commands, notes };
 }
 

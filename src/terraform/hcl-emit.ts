@@ -32,6 +32,8 @@ export interface EmitRulesetOptions {
   providerMajor: ProviderMajor;
   /** Each entry becomes `# TODO: <text>` above the resource (multi-line entries become several comments). */
   todoComments?: string[];
+  /** Each entry becomes `# <text>` above the TODOs: what the ruleset was fitted to (provider version). */
+  headerComments?: string[];
 }
 
 /** Raised when the emitter is given something it cannot turn into valid HCL. */
@@ -251,7 +253,8 @@ export function rulesetHclLines(opts: EmitRulesetOptions): string[] {
     throw new HclEmitError(`provider major version must be 4 or 5, got ${String(providerMajor)}`);
   }
 
-  const lines: string[] = [...todoLines(opts.todoComments)];
+  const header = (opts.headerComments ?? []).flatMap((t) => t.split(/\r?\n/)).map((l) => `# ${l}`.trimEnd());
+  const lines: string[] = [...header, ...todoLines(opts.todoComments)];
   lines.push(`resource "cloudflare_ruleset" ${hclString(resourceName)} {`);
   lines.push(
     ...attrLines([

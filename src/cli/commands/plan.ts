@@ -18,6 +18,7 @@ import { assemblePlan, writeArtifacts } from "../plan-artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { inputRecord } from "../../core/null-proto.js";
+import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 
 const FORMATS = ["text", "json", "markdown", "shell"] as const;
 
@@ -102,7 +103,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       planSteps: plan.steps,
     });
 
-    const markdown = () => renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList, stateRemovals: plan.stateRemovals });
+    report.versions = plan.versions;
+    const first = plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;
+    const markdown = () =>
+      renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList, stateRemovals: plan.stateRemovals, versions: plan.versionsMarkdown, first, syntaxLabel: plan.syntaxLabel });
     const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null, legacyReferences: plan.legacyReferences });
     if (argv["out-dir"]) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan, report, markdown: markdown(), script: script() }, argv.force);

@@ -1,0 +1,174 @@
+// The plan's version fitting: which provider and Terraform versions each root runs steps 1-6 on, the
+// generated ruleset fitted to them, whether `import {}` blocks can be offered, and what PLAN.md and
+// report.json say about it. The rules are core's (core/version-fit.ts, core/ruleset-features.ts); this file
+// only gathers their inputs from the workspace and words the result.
+import path from "node:path";
+import type { Finding, Ruleset } from "../core/model.js";
+import { LAST_LEGACY_PROVIDER_VERSION } from "../core/provider-version.js";
+import { GENERATOR_CONSTRUCTS, tableMinimumVersion } from "../core/ruleset-features.js";
+import { fitRoot, fitRulesetToRoots, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT, type RootVersionFit, type RootVersionInput, type RulesetFit } from "../core/version-fit.js";
+import type { ProviderInfo, RootProviders } from "../terraform/providers.js";
+import type { Workspace } from "../terraform/workspace.js";
+
+const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
+
+/** The `versions` entry of report.json (one per root module; docs/report-format.md). */
+export interface VersionsReport {
+  root: string;
+  provider: {
+    constraints: { constraint: string; file: string; line: number; module: string }[];
+    combined: string;
+    lock: { version: string | null; file: string; line: number } | null;
+    /** The versions steps 1-6 run on, as ANDed constraints. */
+    stepsTarget: string[];
+    basis: "lock" | "constraints" | "assumed";
+  };
+  terraform: {
+    tool: "terraform" | "opentofu";
+    requiredVersion: { constraint: string; file: string; line: number; module: string }[];
+    combined: string;
+    importBlocks: boolean;
+  };
+  /** Constructs left out of ruleset.tf (optional) and constructs missing (required), with minimum versions. */
+  omitted: { construct: string; minimumVersion: string }[];
+  missing: { construct: string; minimumVersion: string }[];
+}
+
+export interface PlanVersions {
+  roots: RootVersionFit[];
+  findings: Finding[];
+  /** Every root's Terraform admits only versions with `import {}` blocks. */
+  importBlocks: boolean;
+  importReason: string;
+  fitRuleset(ruleset: Ruleset): RulesetFit;
+  report(fits: RulesetFit[]): VersionsReport[];
+  markdown(fits: RulesetFit[], providerMajor: 4 | 5): string[];
+  /** "Ruleset syntax: …" of PLAN.md's first paragraph. */
+  syntaxLabel(fits: RulesetFit[], providerMajor: 4 | 5): string;
+}
+
+function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
+  const legacy = ws.resources.filter((x) => LEGACY_TYPES.has(x.type));
+  const dirs = new Set(r.moduleDirs);
+  const inConfig = legacy.filter((x): x is typeof x & { file: string; line: number } => x.inConfig && x.file !== null && x.line !== null);
+  const own = inConfig.filter((x) => dirs.has(path.dirname(x.file)));
+  // A state-only legacy resource belongs to the only root there is; with several roots, to none we can name.
+  const hasLegacy = own.length > 0 || (info.roots.length === 1 && legacy.length > 0);
+  const node = ws.tree.roots.find((n) => n.dir.dir === r.dir);
+  const tb = node?.dir.terraformBlocks[0];
+  const firstLegacy = own[0] ?? (info.roots.length === 1 ? inConfig[0] : undefined);
+  const anchor = tb ? { file: tb.file, line: tb.line } : firstLegacy ? { file: firstLegacy.file, line: firstLegacy.line } : null;
+  return {
+    root: r.root,
+    provider: r.requirements.map((q) => ({ constraint: q.constraint, file: q.file, line: q.versionLine, module: q.module })),
+    lock: r.lock ? { version: r.lock.version, file: r.lock.file, line: r.lock.line, source: r.lock.source } : null,
+    terraform: (r.terraformRequirements ?? []).map((q) => ({ constraint: q.constraint, file: q.file, line: q.line, module: q.module })),
+    openTofu: !!r.lock && /registry\.opentofu\.org/i.test(r.lock.source),
+    anchor,
+    hasLegacy,
+  };
+}
+
+/** Fits the plan to the versions of every root the run reads. */
+export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo): PlanVersions {
+  const roots = info.roots.map((r) => fitRoot(rootInput(ws, info, r)));
+  const findings = dedupe(roots.flatMap((r) => r.findings));
+  const importRoots = roots.some((r) => r.hasLegacy) ? roots.filter((r) => r.hasLegacy) : roots;
+  const importBlocks = importRoots.length > 0 && importRoots.every((r) => r.terraform.importBlocks);
+  const importReason = importRoots.find((r) => !r.terraform.importBlocks)?.terraform.reason ?? importRoots[0]?.terraform.reason ?? "no root module was read, so the Terraform version is unknown: use the terraform import commands";
+  // The generated rulesets replace legacy resources: the roots that hold them are the ones that run them.
+  const legacyRoots = roots.filter((r) => r.hasLegacy);
+  const fitOne = (ruleset: Ruleset) => fitRulesetToRoots(ruleset, legacyRoots.length ? legacyRoots : roots);
+  return {
+    roots,
+    findings,
+    importBlocks,
+    importReason,
+    fitRuleset: fitOne,
+    report: (fits) => roots.map((r) => reportOf(r, fits)),
+    markdown: (fits, major) => markdownOf(roots, fits, major, importBlocks, importReason),
+    syntaxLabel: (fits, major) => {
+      const targets = [...new Set((legacyRoots.length ? legacyRoots : roots).map((r) => r.provider.target.join(", ")))];
+      const raised = fits.some((f) => f.missing.length > 0);
+      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (raise the constraint first)` : targets.length ? `for provider "${targets.join('" and "')}" (steps 1-6)` : "";
+      return `${major === 5 ? "provider 5 attributes" : "blocks"}${forWhat ? ` ${forWhat}` : ""}`;
+    },
+  };
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}\u0000${f.file}\u0000${f.line}\u0000${String((f.details as { construct?: string } | undefined)?.construct ?? f.message)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The findings of a set of ruleset fits, once each. */
+export function fitFindings(fits: RulesetFit[]): Finding[] {
+  return dedupe(fits.flatMap((f) => f.findings));
+}
+
+function uniqueConstructs(list: { construct: string; minimum: string }[]): { construct: string; minimumVersion: string }[] {
+  const m = new Map(list.map((x) => [x.construct, x.minimum]));
+  return [...m].map(([construct, minimumVersion]) => ({ construct, minimumVersion }));
+}
+
+function reportOf(r: RootVersionFit, fits: RulesetFit[]): VersionsReport {
+  return {
+    root: r.root,
+    provider: {
+      constraints: r.provider.constraints.map((c) => ({ constraint: c.constraint, file: c.file, line: c.line, module: c.module ?? "" })),
+      combined: r.provider.combined,
+      lock: r.provider.lock ? { version: r.provider.lock.version, file: r.provider.lock.file, line: r.provider.lock.line } : null,
+      stepsTarget: r.provider.target,
+      basis: r.provider.basis,
+    },
+    terraform: {
+      tool: r.terraform.tool,
+      requiredVersion: r.terraform.constraints.map((c) => ({ constraint: c.constraint, file: c.file, line: c.line, module: c.module ?? "" })),
+      combined: r.terraform.combined,
+      importBlocks: r.terraform.importBlocks,
+    },
+    omitted: uniqueConstructs(fits.flatMap((f) => f.omitted)),
+    missing: uniqueConstructs(fits.flatMap((f) => f.missing)),
+  };
+}
+
+function markdownOf(roots: RootVersionFit[], fits: RulesetFit[], major: 4 | 5, importBlocks: boolean, importReason: string): string[] {
+  const out: string[] = ["## Versions", ""];
+  for (const r of roots) {
+    out.push(`Root \`${r.root}\`:`, "");
+    const cs = r.provider.constraints.filter((c) => c.constraint.trim() !== "");
+    out.push(
+      `- Cloudflare provider constraints: ${cs.length ? cs.map((c) => `\`${c.constraint}\` (\`${c.file}:${c.line}\`)`).join(", ") : r.provider.constraints.length ? "an entry without a version (any version)" : "**none** (no required_providers entry)"}${cs.length > 1 ? `; together \`${r.provider.combined}\`` : ""}`,
+    );
+    out.push(`- Lock file: ${r.provider.lock ? `${r.provider.lock.version ?? "no version"} (\`${r.provider.lock.file}:${r.provider.lock.line}\`)` : "none"}`);
+    out.push(`- Steps 1-6 run on provider: ${r.provider.summary}`);
+    const tv = r.terraform.constraints.filter((c) => c.constraint.trim() !== "");
+    out.push(`- ${r.terraform.tool === "opentofu" ? "OpenTofu" : "Terraform"} required_version: ${tv.length ? tv.map((c) => `\`${c.constraint}\` (\`${c.file}:${c.line}\`)`).join(", ") : "none"}`);
+    out.push("");
+  }
+  const omitted = uniqueConstructs(fits.flatMap((f) => f.omitted));
+  const missing = uniqueConstructs(fits.flatMap((f) => f.missing));
+  const what = (c: string) => GENERATOR_CONSTRUCTS[c]?.what ?? c;
+  const syntax = major === 5 ? "provider 5 attribute syntax" : "block syntax";
+  out.push(
+    missing.length
+      ? `ruleset.tf is written for provider \`${RECOMMENDED_CONSTRAINT}\` (${syntax}), the version the first step installs: the provider above lacks what the migration needs.`
+      : `ruleset.tf is written for the provider of steps 1-6 (${syntax}), using only what every version above has (feature table read from the provider's source, \`src/core/data/ruleset-features.json\`).`,
+  );
+  out.push("");
+  for (const m of missing) out.push(`- **Missing**: ${what(m.construct)} needs provider ${m.minimumVersion}: ${RAISE_CONSTRAINT_STEP}.`);
+  for (const m of omitted) out.push(`- Left out: ${what(m.construct)} (needs provider ${m.minimumVersion}); the ruleset works without it. Add it after raising the provider.`);
+  if (missing.length || omitted.length) out.push("");
+  out.push(importBlocks ? `- import {} blocks: offered in imports.tf (${importReason}).` : `- No imports.tf: ${importReason}. Step 3 uses \`terraform import\`.`);
+  out.push("");
+  out.push(
+    `At the upgrade (after step 7, leaving ${LAST_LEGACY_PROVIDER_VERSION}): provider 4.x reads the same blocks and the same import id \`zone/<zone_id>/<ruleset_id>\` (a rule's \`ref\` becomes settable from ${tableMinimumVersion("rules.ref")}); provider 5.x writes \`rules = [ { … } ]\` with \`action_parameters = { … }\`, \`overrides = { categories = [ … ], rules = [ … ] }\` and \`logging = { … }\` as attributes, and its import id is \`zones/<zone_id>/<ruleset_id>\`: re-run \`cf-waf-migrate plan --provider-major 5\` for that syntax.`,
+  );
+  out.push("");
+  return out;
+}

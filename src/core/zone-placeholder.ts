@@ -1,0 +1,25 @@
+// Remediation text names only values we know. A zone id that is still an expression offline
+// (`cloudflare_zone.shop.id`, `var.zone_id`) is never written into a command as if it were the id: commands
+// get the `<ZONE_ID>` placeholder the README documents, and the text says what is unknown and how to supply it.
+import { isLiteralZoneId } from "./import-id.js";
+
+export const ZONE_ID_PLACEHOLDER = "<ZONE_ID>";
+
+/** The zone id for a command or message: the literal id, or `<ZONE_ID>`. */
+export function zoneIdForText(zoneId: string): string {
+  return isLiteralZoneId(zoneId) ? zoneId : ZONE_ID_PLACEHOLDER;
+}
+
+/** An import id for a command: an interpolated zone expression (`${cloudflare_zone.shop.id}`) becomes `<ZONE_ID>`. */
+export function importIdForText(importId: string, zoneId: string): string {
+  return isLiteralZoneId(zoneId) ? importId : importId.split("${" + zoneId + "}").join(ZONE_ID_PLACEHOLDER);
+}
+
+/** What is unknown and how to supply it, for a zone id that is an expression; "" for a literal id. */
+export function unknownZoneHint(zoneId: string): string {
+  if (isLiteralZoneId(zoneId)) return "";
+  return (
+    `the zone id is not known offline (it is the expression \`${zoneId}\`): pass the root's state with --state ` +
+    `(\`terraform state pull > state.json\`) so it is read from there, or put the zone's id where ${ZONE_ID_PLACEHOLDER} stands`
+  );
+}
