@@ -50,7 +50,10 @@ export interface PlanVersions {
 function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
   const legacy = ws.resources.filter((x) => LEGACY_TYPES.has(x.type));
   const dirs = new Set(r.moduleDirs);
-  const inConfig = legacy.filter((x): x is typeof x & { file: string; line: number } => x.inConfig && x.file !== null && x.line !== null);
+  // In file order, so "the first legacy resource" is the one a reader meets first.
+  const inConfig = legacy
+    .filter((x): x is typeof x & { file: string; line: number } => x.inConfig && x.file !== null && x.line !== null)
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const own = inConfig.filter((x) => dirs.has(path.dirname(x.file)));
   // A state-only legacy resource belongs to the only root there is; with several roots, to none we can name.
   const hasLegacy = own.length > 0 || (info.roots.length === 1 && legacy.length > 0);
