@@ -3,6 +3,8 @@
 // list the live state, and compute this root module's migration: the imports, the state removals and
 // the block edits. Every precondition is checked here, so a refusal leaves everything as it was.
 import { collectProviderInfo, rulesetSyntaxMajor } from "../terraform/providers.js";
+import { importRefusals } from "./version-check.js";
+import { rootVersionFits } from "../terraform/root-versions.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { configAddressOf, parseAddress } from "../core/address.js";
@@ -80,7 +82,11 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   }
   if (reasons.length) throw new ApplyRefusedError(reasons.map((r) => `cannot read the input: ${r}`));
 
-  const providerMajor = input.providerMajor ?? rulesetSyntaxMajor(await collectProviderInfo(ws.tree, ws.base));
+  const providerInfo = await collectProviderInfo(ws.tree, ws.base);
+  const providerMajor = input.providerMajor ?? rulesetSyntaxMajor(providerInfo);
+  // Step 3 imports the ruleset: a provider that cannot import it must stop the run before the first change.
+  const cannotImport = importRefusals(rootVersionFits(ws, providerInfo));
+  if (cannotImport.length) throw new ApplyRefusedError(cannotImport);
   const options: AnalyzeOptions = {
     zonePlans: input.zonePlans,
     rulesetIds: input.rulesetIds,

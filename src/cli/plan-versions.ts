@@ -2,15 +2,13 @@
 // generated ruleset fitted to them, whether `import {}` blocks can be offered, and what PLAN.md and
 // report.json say about it. The rules are core's (core/version-fit.ts, core/ruleset-features.ts); this file
 // only gathers their inputs from the workspace and words the result.
-import path from "node:path";
 import type { Finding, Ruleset } from "../core/model.js";
 import { LAST_LEGACY_PROVIDER_VERSION } from "../core/provider-version.js";
 import { GENERATOR_CONSTRUCTS, tableMinimumVersion } from "../core/ruleset-features.js";
-import { fitRoot, fitRulesetToRoots, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT, type RootVersionFit, type RootVersionInput, type RulesetFit } from "../core/version-fit.js";
-import type { ProviderInfo, RootProviders } from "../terraform/providers.js";
+import { fitRulesetToRoots, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT, type RootVersionFit, type RulesetFit } from "../core/version-fit.js";
+import type { ProviderInfo } from "../terraform/providers.js";
+import { rootVersionFits } from "../terraform/root-versions.js";
 import type { Workspace } from "../terraform/workspace.js";
-
-const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
 
 /** The `versions` entry of report.json (one per root module; docs/report-format.md). */
 export interface VersionsReport {
@@ -47,34 +45,9 @@ export interface PlanVersions {
   syntaxLabel(fits: RulesetFit[], providerMajor: 4 | 5): string;
 }
 
-function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
-  const legacy = ws.resources.filter((x) => LEGACY_TYPES.has(x.type));
-  const dirs = new Set(r.moduleDirs);
-  // In file order, so "the first legacy resource" is the one a reader meets first.
-  const inConfig = legacy
-    .filter((x): x is typeof x & { file: string; line: number } => x.inConfig && x.file !== null && x.line !== null)
-    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
-  const own = inConfig.filter((x) => dirs.has(path.dirname(x.file)));
-  // A state-only legacy resource belongs to the only root there is; with several roots, to none we can name.
-  const hasLegacy = own.length > 0 || (info.roots.length === 1 && legacy.length > 0);
-  const node = ws.tree.roots.find((n) => n.dir.dir === r.dir);
-  const tb = node?.dir.terraformBlocks[0];
-  const firstLegacy = own[0] ?? (info.roots.length === 1 ? inConfig[0] : undefined);
-  const anchor = tb ? { file: tb.file, line: tb.line } : firstLegacy ? { file: firstLegacy.file, line: firstLegacy.line } : null;
-  return {
-    root: r.root,
-    provider: r.requirements.map((q) => ({ constraint: q.constraint, file: q.file, line: q.versionLine, module: q.module })),
-    lock: r.lock ? { version: r.lock.version, file: r.lock.file, line: r.lock.line, source: r.lock.source } : null,
-    terraform: (r.terraformRequirements ?? []).map((q) => ({ constraint: q.constraint, file: q.file, line: q.line, module: q.module })),
-    openTofu: !!r.lock && /registry\.opentofu\.org/i.test(r.lock.source),
-    anchor,
-    hasLegacy,
-  };
-}
-
 /** Fits the plan to the versions of every root the run reads. */
 export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo): PlanVersions {
-  const roots = info.roots.map((r) => fitRoot(rootInput(ws, info, r)));
+  const roots = rootVersionFits(ws, info);
   const findings = dedupe(roots.flatMap((r) => r.findings));
   const importRoots = roots.some((r) => r.hasLegacy) ? roots.filter((r) => r.hasLegacy) : roots;
   const importBlocks = importRoots.length > 0 && importRoots.every((r) => r.terraform.importBlocks);

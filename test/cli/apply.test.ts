@@ -225,6 +225,19 @@ describe("cf-waf-migrate apply", () => {
     expect(snapshot(work.dir)).toEqual(before);
   });
 
+  it("refuses, before any change, when the locked provider cannot import a cloudflare_ruleset (before 3.29.0)", async () => {
+    const work = await prepareWork();
+    const lock = path.join(work.dir, ".terraform.lock.hcl");
+    writeFileSync(lock, readFileSync(lock, "utf8").replace(/version\s*=\s*"3\.35\.0"/, 'version     = "3.20.0"'));
+    const before = snapshot(work.dir);
+    const r = await apply(work, [...IDS, "--yes"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("importing a cloudflare_ruleset needs provider 3.29.0 or later, but the lock file (.terraform.lock.hcl:4) selects provider 3.20.0");
+    expect(r.stderr).toContain("raise the constraint to ~> 3.35 and run terraform init -upgrade");
+    expect(snapshot(work.dir)).toEqual(before);
+    expect(calls(work).map(kind).every((k) => READ_ONLY.has(k))).toBe(true);
+  });
+
   it("refuses when the ruleset to import into is not in the configuration (steps 1–2 not done)", async () => {
     const work = await prepareWork({ ruleset: false });
     const r = await apply(work, [...IDS, "--yes"]);
