@@ -191,7 +191,7 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
 function rulesetHeader(fit: RulesetFit): string[] {
   if (fit.missing.length) {
     return [
-      `Written for provider ${RECOMMENDED_CONSTRAINT}: the root's provider lacks ${fit.missing.map((m) => `${m.what} (${m.minimum})`).join(", ")}.`,
+      `Written for provider ${RECOMMENDED_CONSTRAINT}, not for the provider this root pins, which lacks ${fit.missing.map((m) => `${m.what} (from ${m.minimum})`).join(", ")}:`,
       `${RAISE_CONSTRAINT_STEP} before using it.`,
     ];
   }

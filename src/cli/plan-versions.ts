@@ -64,9 +64,11 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
     report: (fits) => roots.map((r) => reportOf(r, fits)),
     markdown: (fits, major) => markdownOf(roots, fits, major, importBlocks, importReason),
     syntaxLabel: (fits, major) => {
-      const targets = [...new Set((legacyRoots.length ? legacyRoots : roots).map((r) => r.provider.target.join(", ")))];
+      const describe = (r: RootVersionFit) =>
+        r.provider.basis === "lock" ? `${r.provider.lock!.version} (locked)` : r.provider.basis === "assumed" ? `"${RECOMMENDED_CONSTRAINT}" (assumed: not pinned)` : `"${r.provider.combined}"`;
+      const targets = [...new Set((legacyRoots.length ? legacyRoots : roots).map(describe))];
       const raised = fits.some((f) => f.missing.length > 0);
-      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (raise the constraint first)` : targets.length ? `for provider "${targets.join('" and "')}" (steps 1-6)` : "";
+      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (raise the constraint first)` : targets.length ? `for provider ${targets.join(" and ")}, which runs steps 1-6` : "";
       return `${major === 5 ? "provider 5 attributes" : "blocks"}${forWhat ? ` ${forWhat}` : ""}`;
     },
   };

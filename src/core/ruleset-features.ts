@@ -86,7 +86,7 @@ const OV = `${AP}.overrides`;
 
 /** Everything `emitRulesetHcl` can write, and the import the plan runs. */
 export const GENERATOR_CONSTRUCTS: Readonly<Record<string, EmittedConstruct>> = {
-  import: { minimum: "3.29.0", need: "required", what: "importing an existing cloudflare_ruleset (step 3; earlier versions answer \"Import is not yet supported for Rulesets\")" },
+  import: { minimum: "3.29.0", need: "required", what: "importing an existing cloudflare_ruleset (step 3)" }, // earlier: "Import is not yet supported for Rulesets"
   zone_id: { minimum: "2.26.0", need: "required", what: "zone_id" },
   name: { minimum: "2.26.0", need: "required", what: "name" },
   description: { minimum: "2.26.0", need: "required", what: "description" },
