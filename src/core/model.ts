@@ -1,5 +1,8 @@
 // The domain model every layer speaks. The Terraform layer (HCL + state) and the API layer both produce
 // these shapes; core evaluates them; plan and render consume them. Nothing here does I/O.
+import type { UnresolvedAttribute } from "./tf-expr/body.js";
+
+export type { UnresolvedAttribute } from "./tf-expr/body.js";
 
 export type Severity = "error" | "warning" | "info";
 export type FailOn = Severity | "never";
@@ -49,6 +52,15 @@ export interface InventoryResource {
   attributes: Record<string, unknown>;
   /** The attributes as written in config, when config has the resource (`${…}` text for expressions). */
   configAttributes: Record<string, unknown> | null;
+  /**
+   * Config only: the attributes whose expressions could not be evaluated offline (their `${…}` text is kept
+   * in `attributes`), with the reason. Absent when everything was known, and for state instances.
+   */
+  unresolved?: UnresolvedAttribute[];
+  /** Config only: attributes that evaluate to a resource reference, with its address (`cloudflare_filter.f["a"].id`). */
+  references?: Record<string, string>;
+  /** Config only: count/for_each evaluated to zero instances (a legacy block that exists only as code). */
+  noInstances?: boolean;
 }
 
 /** A minimal reference to an inventory resource, used by domain objects and findings. */
@@ -63,6 +75,8 @@ export interface ResourceRef {
   inState: boolean;
   instancesUnknown?: boolean;
   mayHaveNoInstances?: boolean;
+  /** Config only: count/for_each is known to give no instance, so nothing of it is in state. */
+  noInstances?: boolean;
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -282,5 +296,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     inState: r.inState,
     ...(r.instancesUnknown ? { instancesUnknown: true } : {}),
     ...(r.mayHaveNoInstances ? { mayHaveNoInstances: true } : {}),
+    ...(r.noInstances ? { noInstances: true } : {}),
   };
 }
