@@ -63,6 +63,16 @@ export interface InventoryResource {
   noInstances?: boolean;
 }
 
+/**
+ * A setting the migration needs whose expression could not be evaluated offline (config only; state values
+ * are always known): the attribute, the expression as written, and why.
+ */
+export interface UnresolvedSetting {
+  attribute: string;
+  expression: string;
+  reason: string;
+}
+
 /** A minimal reference to an inventory resource, used by domain objects and findings. */
 export interface ResourceRef {
   address: string;
@@ -92,6 +102,8 @@ export interface LegacyWafPackage {
   /** `simulate` | `block` | `challenge`; provider default `challenge`. */
   actionMode: string | null;
   kind: LegacyPackageKind;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface LegacyWafGroup {
@@ -100,6 +112,8 @@ export interface LegacyWafGroup {
   packageId: string | null;
   mode: string | null;
   kind: LegacyPackageKind;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface LegacyWafRule {
@@ -109,6 +123,8 @@ export interface LegacyWafRule {
   groupId: string | null;
   mode: string | null;
   kind: LegacyPackageKind;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface LegacyWafOverride {
@@ -134,6 +150,8 @@ export interface FirewallRule {
   description: string | null;
   paused: boolean | null;
   priority: number | null;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface PageRule {
@@ -144,6 +162,8 @@ export interface PageRule {
   waf: string | null;
   status: string | null;
   priority: number | null;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 /** A `cloudflare_ruleset` already in config or state (only the parts the migration cares about). */
@@ -260,6 +280,19 @@ export interface ZoneReport {
   ruleset: Ruleset;
   imports: ImportEntry[];
   stateRemovals: string[];
+  /**
+   * Settings that decide this zone's migration (ruleset settings, possible WAF bypasses, the zone id) whose
+   * value is not known offline. Present only when non-empty: the generated ruleset then holds `# TODO`s
+   * in their place and the zone is not ready to migrate until they are supplied (--var-file, --var, --state).
+   */
+  unresolved?: ZoneUnresolved[];
+}
+
+/** One entry of `ZoneReport.unresolved`. */
+export interface ZoneUnresolved extends UnresolvedSetting {
+  address: string;
+  file: string | null;
+  line: number | null;
 }
 
 export interface PlanStep {
