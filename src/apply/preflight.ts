@@ -15,6 +15,7 @@ import { buildRemoval } from "../terraform/legacy-removal.js";
 import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
+import type { VariableArgs } from "../terraform/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
@@ -37,6 +38,8 @@ export interface PreflightInput {
   /** --config-json ZONE_ID=FILE, files as given (resolved against cwd). */
   configJson: Record<string, string>;
   providerMajor?: 4 | 5;
+  /** `--var-file` / `--var`. */
+  variables?: VariableArgs;
 }
 
 export interface Preflight {
@@ -66,6 +69,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     statePaths: [fromPull ? "-" : input.stateFile!],
     cwd,
     readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
+    ...(input.variables ? { variables: input.variables } : {}),
   });
   const reasons = ws.errors.map((e) => {
     const file = fromPull && e.file === "<stdin>" ? `${cli.bin} state pull` : e.file;
@@ -137,6 +141,10 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const configAddresses = new Set(ws.resources.filter((r) => r.inConfig).map((r) => r.configAddress));
   for (const z of analysis.zones) {
     const zoneId = z.zone.zoneId;
+    // Never migrate on an assumed value: the generated ruleset has TODOs where these settings go.
+    for (const u of z.zone.unresolved ?? []) {
+      reasons.push(`zone ${zoneId}: ${u.address} ${u.attribute} = ${u.expression} is not known offline (${u.reason}): supply it with --var-file/--var, or put the resource in state`);
+    }
     const legacy = [...z.inventory.packages, ...z.inventory.groups, ...z.inventory.rules, ...z.inventory.overrides];
     if (!legacy.some((x) => x.ref.inState) && !isLiteralZoneId(zoneId)) {
       importNotes.push(`zone ${zoneId}: nothing to import (its legacy blocks have no state entries, already removed or never applied, and its id is only an expression)`);

@@ -37,7 +37,8 @@ const SUPPLY = "supply it with --var-file/--var or --state and generate again";
 
 /** `# TODO` text for one unresolved setting. */
 function todoFor(address: string, u: UnresolvedSetting): string {
-  return `VALUE_UNRESOLVED ${address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason}); ${SUPPLY}`;
+  const how = /--var/.test(u.reason) ? "then generate again" : SUPPLY;
+  return `VALUE_UNRESOLVED ${address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason}); ${how}`;
 }
 
 export interface RulesetInput {

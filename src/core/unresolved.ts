@@ -47,22 +47,24 @@ export function zoneUnresolved(items: WithUnresolved[]): ZoneUnresolved[] {
   return out;
 }
 
+const SUPPLY = "supply it with --var-file FILE or --var NAME=VALUE, or pass --state (state values win)";
 const BYPASS_ATTRIBUTES = /^(action|products|paused|filter|actions|target|status)/;
 
 /** One VALUE_UNRESOLVED finding per resource and attribute, with its severity (see the header). */
 export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Finding[] {
   const out: Finding[] = [];
-  const supply = "supply it with --var-file FILE or --var NAME=VALUE, or pass --state (state values win)";
   for (const x of items) {
     for (const u of x.unresolved ?? []) {
       const what = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})`;
+      // The reason names the root variable to set when it is one; otherwise say how values are supplied.
+      const supply = /--var/.test(u.reason) ? "see above" : SUPPLY;
       const zone = u.attribute === "zone_id" || u.attribute === "zone";
       const bypass = !zone && isBypassType(x.ref.type) && BYPASS_ATTRIBUTES.test(u.attribute);
       const message = zone
-        ? `${what}, so the zone it belongs to is not known; ${supply}`
+        ? `${what}, so the zone it belongs to is not known${supply === SUPPLY ? `; ${supply}` : ""}`
         : bypass
-          ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known: ${supply}`
-          : `${what}; the generated ruleset has a TODO instead of a value: ${supply}`;
+          ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply === SUPPLY ? `: ${supply}` : ""}`
+          : `${what}; the generated ruleset has a TODO instead of a value${supply === SUPPLY ? `: ${supply}` : ""}`;
       out.push(
         finding("VALUE_UNRESOLVED", message, { ref: x.ref, zoneId }, { attribute: u.attribute, expression: u.expression, reason: u.reason, ...(bypass ? { possibleBypass: true } : {}) }, "warning"),
       );

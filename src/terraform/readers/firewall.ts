@@ -58,7 +58,8 @@ function filterExpressionUnresolved(r: InventoryResource, filter: InventoryResou
   const raw = r.configAttributes?.filter_id;
   if (raw === undefined) return [];
   const text = expressionText(raw) ?? String(raw);
-  return [{ attribute: "filter_id", expression: text, reason: "the filter it names is not in the configuration read" }];
+  const own = r.unresolved?.find((u) => u.attribute === "filter_id" && !r.references?.filter_id);
+  return [{ attribute: "filter_id", expression: text, reason: own?.reason ?? "the filter it names is not in the configuration read" }];
 }
 
 function findFilter(r: InventoryResource, filters: FilterIndex): InventoryResource | null {
