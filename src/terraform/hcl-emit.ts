@@ -285,7 +285,12 @@ export function emitImportBlock(to: string, id: string, opts: { interpolate?: st
   let literal = hclString(id);
   // `interpolate`: a reference (`cloudflare_zone.shop.id`) whose `${…}` in the id is meant to be evaluated
   // by the import block; every other `${` stays escaped as literal text.
-  if (opts.interpolate) literal = literal.split("$${" + opts.interpolate + "}").join("${" + opts.interpolate + "}");
+  // A keyed reference (`cloudflare_zone.z["shop"].id`) was quoted with escaped quotes: inside `${…}` they are
+  // plain quotes again.
+  if (opts.interpolate) {
+    const quoted = hclString(opts.interpolate).slice(1, -1).replace(/\$\$\{/g, "${");
+    literal = literal.split("$${" + quoted + "}").join("${" + opts.interpolate + "}");
+  }
   return `import {\n  to = ${to.trim()}\n  id = ${literal}\n}\n`;
 }
 

@@ -69,7 +69,7 @@ function evaluateStrict(v: unknown, scope: Scope): Value {
 
 /** Back into hcl2json's shape: strings that hold `${`/`%{` are escaped so they read as literals. */
 function toConfigShape(v: Known): unknown {
-  if (typeof v === "string") return v.replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+  if (typeof v === "string") return v.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
   if (Array.isArray(v)) return v.map(toConfigShape);
   if (v !== null && typeof v === "object") {
     const out: Record<string, unknown> = Object.create(null);
