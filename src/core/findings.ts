@@ -32,7 +32,7 @@ export const FINDING_CODES = {
   MANAGED_RULESET_EXISTS: "info",
   /** A legacy WAF data source (`data.cloudflare_waf_*`), removed in provider 4.0 like the resources. */
   LEGACY_WAF_DATA_SOURCE: "warning",
-  /** A value the migration needs comes from an expression that only state can resolve. */
+  /** A value the migration needs is not known offline (severity per case: info for instance keys, warning for settings and possible bypasses; see core/unresolved.ts). */
   VALUE_UNRESOLVED: "info",
   /** A certificate's CA (or an uploaded certificate's issuer) comes from an expression or is not known. */
   CERT_CA_UNKNOWN: "warning",
