@@ -141,10 +141,6 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const configAddresses = new Set(ws.resources.filter((r) => r.inConfig).map((r) => r.configAddress));
   for (const z of analysis.zones) {
     const zoneId = z.zone.zoneId;
-    // Never migrate on an assumed value: the generated ruleset has TODOs where these settings go.
-    for (const u of z.zone.unresolved ?? []) {
-      reasons.push(`zone ${zoneId}: ${u.address} ${u.attribute} = ${u.expression} is not known offline (${u.reason}): supply it with --var-file/--var, or put the resource in state`);
-    }
     const legacy = [...z.inventory.packages, ...z.inventory.groups, ...z.inventory.rules, ...z.inventory.overrides];
     if (!legacy.some((x) => x.ref.inState) && !isLiteralZoneId(zoneId)) {
       importNotes.push(`zone ${zoneId}: nothing to import (its legacy blocks have no state entries, already removed or never applied, and its id is only an expression)`);

@@ -26,6 +26,8 @@ export interface ModuleInstance {
   parent: ModuleInstance | null;
   root: ModuleInstance;
   locals: Map<string, Value>;
+  /** Variable values, evaluated once per instance (a module input can be an expensive yamldecode). */
+  variables: Map<string, Value>;
 }
 
 export interface InstanceBinding {
@@ -127,7 +129,7 @@ export class EvaluationContext {
   }
 
   private newInstance(node: ModuleNode, p: string, keysKnown: boolean, binding: InstanceBinding, parent: ModuleInstance | null): ModuleInstance {
-    const mi = { node, path: p, keysKnown, binding, parent, locals: new Map() } as unknown as ModuleInstance;
+    const mi = { node, path: p, keysKnown, binding, parent, locals: new Map(), variables: new Map() } as unknown as ModuleInstance;
     mi.root = parent ? parent.root : mi;
     if (!parent) this.rootDir.set(mi, node.dir.dir);
     return mi;
@@ -165,6 +167,15 @@ export class EvaluationContext {
   }
 
   private variable(mi: ModuleInstance, name: string): Value {
+    const cached = mi.variables.get(name);
+    if (cached !== undefined) return cached;
+    mi.variables.set(name, new Unknown(`var.${name} refers to itself`));
+    const v = this.variableValue(mi, name);
+    mi.variables.set(name, v);
+    return v;
+  }
+
+  private variableValue(mi: ModuleInstance, name: string): Value {
     const call = mi.node.call;
     if (call && mi.parent) {
       if (Object.hasOwn(call.inputs, name)) return this.value(call.inputs[name], mi.parent, mi.binding);

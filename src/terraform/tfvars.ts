@@ -49,7 +49,7 @@ export async function readVarFile(abs: string, base: string, errors: InputError[
     return out;
   }
   // hcl2json reads a tfvars file as a body of attributes.
-  const parsed = await parseConfigFile(display.endsWith(".tfvars") ? `${display}` : display, text);
+  const parsed = await parseConfigFile(display, text);
   if (!parsed.ok) {
     errors.push(parsed.error);
     return {};

@@ -124,6 +124,11 @@ describe("firewall and Page Rules driven by tfvars", () => {
     expect(skips).toHaveLength(2);
     expect(skips.every((r) => r.enabled === false)).toBe(true);
 
+    const out = tempDir();
+    await runCli(["plan", "testdata/values-tfvars/without-tfvars", "--out-dir", out, "--format", "json"]);
+    expect(readFileSync(path.join(out, "imports.tf"), "utf8")).toContain('id = "zone/<ZONE_ID>/<RULESET_ID>"');
+    expect(readFileSync(path.join(out, "ruleset.tf"), "utf8")).toContain('zone_id     = "<ZONE_ID>"');
+
     const gate = await runCli(["gate", "testdata/values-tfvars/without-tfvars", "--fail-on", "warning", "--format", "json"]);
     expect(gate.exitCode).toBe(1);
     const gated = JSON.parse(gate.stdout) as Report;

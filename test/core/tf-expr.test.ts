@@ -71,7 +71,14 @@ describe("parse and evaluate", () => {
     expect((u as Unknown).reason).toBe("var.missing is not set");
     expect(ev("data.cloudflare_zones.all.zones[0].id")).toBeInstanceOf(Unknown);
     expect(ev('"${var.missing}-x"')).toBeInstanceOf(Unknown);
-    expect(ev("[var.missing, 1]")).toBeInstanceOf(Unknown);
+    // A list or map with an unknown element still has known keys and length (what for_each needs).
+    const list = ev("[var.missing, 1]") as Value[];
+    expect(list[0]).toBeInstanceOf(Unknown);
+    expect(ev("length([var.missing, 1])")).toBe(2);
+    expect(ev("keys({ a = var.missing })")).toEqual(["a"]);
+    expect(ev('contains([var.missing], "x")')).toBeInstanceOf(Unknown);
+    expect(ev("[var.missing] == [1]")).toBeInstanceOf(Unknown);
+    expect((ev("{ for k, v in { a = var.missing } : k => v }") as Record<string, Value>).a).toBeInstanceOf(Unknown);
   });
 
   it("resource references keep their identity through keys and attributes", () => {

@@ -106,6 +106,17 @@ describe("evaluating the configuration", () => {
     ]);
   });
 
+  it("a for_each module over a map nobody sets: one entry at the configuration address, instances unknown", async () => {
+    const dir = tree({
+      "main.tf": 'variable "zones" {}\nmodule "waf" {\n  source = "./waf"\n  for_each = var.zones\n  zone_id = each.value\n}\n',
+      "waf/main.tf": 'variable "zone_id" {}\nresource "cloudflare_waf_group" "g" {\n  zone_id = var.zone_id\n  package_id = "1e334934fd7ae32ad705667f8c1057aa"\n  group_id = "de677e5818985db1285d0e80225f06e5"\n  mode = "off"\n}\n',
+    });
+    const ws = await load(dir);
+    const g = ws.resources.find((r) => r.type === "cloudflare_waf_group")!;
+    expect([g.address, g.instancesUnknown, g.mayHaveNoInstances]).toEqual(["module.waf.cloudflare_waf_group.g", true, true]);
+    expect(ws.domain.groups[0]!.unresolved?.map((u) => [u.attribute, u.expression])).toEqual([["zone_id", "var.zone_id"]]);
+  });
+
   it("count known from a tfvars value gives the instance address state lists; count 0 keeps the block, with nothing to remove", async () => {
     const files = {
       "main.tf":

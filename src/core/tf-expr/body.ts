@@ -4,7 +4,7 @@
 // known keeps its text and is listed in `unresolved` with its attribute path and the reason.
 import { ExprSyntaxError, parseTemplate } from "./parse.js";
 import { evaluate, type Scope } from "./evaluate.js";
-import { EvalError, isKnown, ResourceReference, Unknown, type Known, type Value } from "./values.js";
+import { EvalError, firstUnknownIn, isKnown, ResourceReference, Unknown, type Value } from "./values.js";
 
 export interface UnresolvedAttribute {
   /** Attribute path, blocks included: `sensitivity`, `actions.disable_security`. */
@@ -48,27 +48,22 @@ export function evaluateConfigValue(v: unknown, scope: Scope): Value {
 
 function evaluateStrict(v: unknown, scope: Scope): Value {
   if (typeof v === "string") return evaluateConfigString(v, scope);
-  if (Array.isArray(v)) {
-    const items = v.map((x) => evaluateStrict(x, scope));
-    const u = items.find((x) => !isKnown(x));
-    return u ?? (items as Known[]);
-  }
+  // Lists and maps keep unknown elements: their keys and length stay known (for_each needs only those).
+  if (Array.isArray(v)) return v.map((x) => evaluateStrict(x, scope));
   if (v !== null && typeof v === "object") {
-    const out: Record<string, Known> = Object.create(null);
+    const out: Record<string, Value> = Object.create(null);
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       const key = evaluateConfigString(k, scope);
       if (!isKnown(key)) return key;
-      const val = evaluateStrict(x, scope);
-      if (!isKnown(val)) return val;
-      out[String(key)] = val;
+      out[String(key)] = evaluateStrict(x, scope);
     }
     return out;
   }
-  return (v ?? null) as Known;
+  return (v ?? null) as Value;
 }
 
-/** Back into hcl2json's shape: strings that hold `${`/`%{` are escaped so they read as literals. */
-function toConfigShape(v: Known): unknown {
+/** Back into hcl2json's shape (of a wholly known value): strings that hold `${`/`%{` are escaped. */
+function toConfigShape(v: Value): unknown {
   if (typeof v === "string") return v.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
   if (Array.isArray(v)) return v.map(toConfigShape);
   if (v !== null && typeof v === "object") {
@@ -87,9 +82,10 @@ export function resolveBody(body: Record<string, unknown>, scope: Scope, skip: R
     if (typeof v === "string") {
       if (!holdsExpression(v)) return v;
       const value = evaluateConfigValue(v, scope);
-      if (isKnown(value)) return toConfigShape(value);
+      const unknownPart = firstUnknownIn(value);
+      if (unknownPart === null) return toConfigShape(value);
       if (value instanceof ResourceReference) references[path] = value.address;
-      const reason = value instanceof ResourceReference ? `${value.address} is known only after apply` : (value as Unknown).reason;
+      const reason = unknownPart instanceof ResourceReference ? `${unknownPart.address} is known only after apply` : unknownPart.reason;
       unresolved.push({ attribute: path, expression: expressionSource(v), reason });
       return v;
     }

@@ -5,8 +5,10 @@
 import { callFunction, type FileReader } from "./functions.js";
 import { parseTemplate, type Expr } from "./parse.js";
 import {
+  asUnknown,
   deepEqual,
   EvalError,
+  firstUnknownIn,
   isKnown,
   isObject,
   newObject,
@@ -56,18 +58,15 @@ function ev(e: Expr, env: Env): Value {
       return new Unknown(e.why);
     case "template":
       return template(e.parts, env);
-    case "tuple": {
-      const items = e.items.map((x) => ev(x, env));
-      return firstUnknown(items) ?? (items as Known[]);
-    }
+    case "tuple":
+      // Elements may be unknown: the list's length is still known.
+      return e.items.map((x) => ev(x, env));
     case "object": {
       const out = newObject();
       for (const item of e.items) {
         const k = ev(item.key, env);
-        const v = ev(item.value, env);
-        const u = firstUnknown([k, v]);
-        if (u) return u;
-        out[toStringValue(k as Known, "object key")] = v as Known;
+        if (!isKnown(k)) return unknownOf(k);
+        out[toStringValue(k, "object key")] = ev(item.value, env);
       }
       return out;
     }
@@ -82,8 +81,7 @@ function ev(e: Expr, env: Env): Value {
       if (target instanceof Unknown) return target;
       if (target instanceof ResourceReference) return new Unknown(`${target.address}[*] is known only after apply`);
       const items = target === null ? [] : Array.isArray(target) ? target : [target];
-      const out = items.map((item) => ev(e.each, { ...env, splatItem: item }));
-      return firstUnknown(out) ?? (out as Known[]);
+      return items.map((item) => ev(e.each, { ...env, splatItem: item }));
     }
     case "call":
       return call(e, env);
@@ -242,11 +240,11 @@ function toNumber(v: Known): number {
 }
 
 function binary(op: string, l: Value, r: Value): Value {
-  const u = firstUnknown([l, r]);
+  const u = firstUnknown([l, r]) ?? (op === "==" || op === "!=" ? firstUnknownIn(l) ?? firstUnknownIn(r) : null);
   if (u) {
     // Two references to the same thing are equal even when its value is unknown.
     if ((op === "==" || op === "!=") && l instanceof ResourceReference && r instanceof ResourceReference && l.address === r.address) return op === "==";
-    return u;
+    return asUnknown(u);
   }
   const a = l as Known;
   const b = r as Known;
@@ -284,14 +282,14 @@ function binary(op: string, l: Value, r: Value): Value {
 function forExpr(e: Extract<Expr, { kind: "for" }>, env: Env): Value {
   const coll = ev(e.collection, env);
   if (!isKnown(coll)) return unknownOf(coll);
-  let pairs: [Known, Known][];
+  let pairs: [Known, Value][];
   if (Array.isArray(coll)) pairs = coll.map((v, i) => [i, v]);
   else if (isObject(coll)) pairs = Object.keys(coll).sort().map((k) => [k, coll[k]!]);
   else throw new EvalError("for: the collection is not a list, set, map or object");
 
-  const listOut: Known[] = [];
+  const listOut: Value[] = [];
   const mapOut = newObject();
-  const groups = new Map<string, Known[]>();
+  const groups = new Map<string, Value[]>();
   for (const [k, v] of pairs) {
     const bound = new Map(env.bound);
     if (e.keyVar) bound.set(e.keyVar, k);
@@ -303,7 +301,6 @@ function forExpr(e: Extract<Expr, { kind: "for" }>, env: Env): Value {
       if (!toBool(c)) continue;
     }
     const value = ev(e.valueExpr, inner);
-    if (!isKnown(value)) return unknownOf(value);
     if (e.keyExpr === null) {
       listOut.push(value);
       continue;

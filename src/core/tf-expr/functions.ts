@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { parse as parseYaml } from "yaml";
-import { deepEqual, EvalError, fromPlain, isKnown, isObject, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -14,17 +14,17 @@ export interface FunctionContext {
 
 type Fn = (args: Known[], ctx: FunctionContext) => Value;
 
-function list(v: Known, fn: string): Known[] {
+function list(v: Value, fn: string): Value[] {
   if (Array.isArray(v)) return v;
   throw new EvalError(`${fn}: expected a list, got ${v === null ? "null" : typeof v}`);
 }
 
-function map(v: Known, fn: string): { [k: string]: Known } {
+function map(v: Value, fn: string): { [k: string]: Value } {
   if (isObject(v)) return v;
   throw new EvalError(`${fn}: expected a map or object`);
 }
 
-function str(v: Known, fn: string): string {
+function str(v: Value, fn: string): string {
   return toStringValue(v, fn);
 }
 
@@ -32,18 +32,18 @@ function arity(args: Known[], min: number, max: number, fn: string): void {
   if (args.length < min || args.length > max) throw new EvalError(`${fn}: wrong number of arguments`);
 }
 
-function distinct(items: Known[]): Known[] {
-  const out: Known[] = [];
+function distinct(items: Value[]): Value[] {
+  const out: Value[] = [];
   for (const x of items) if (!out.some((y) => deepEqual(x, y))) out.push(x);
   return out;
 }
 
-function flatten(items: Known[]): Known[] {
+function flatten(items: Value[]): Value[] {
   return items.flatMap((x) => (Array.isArray(x) ? flatten(x) : [x]));
 }
 
 /** Object keys in Terraform's order (lexical). */
-function sortedKeys(o: { [k: string]: Known }): string[] {
+function sortedKeys(o: { [k: string]: Value }): string[] {
   return Object.keys(o).sort();
 }
 
@@ -133,7 +133,7 @@ const FUNCTIONS: Record<string, Fn> = {
     return out;
   },
   setproduct: (a) => {
-    let out: Known[][] = [[]];
+    let out: Value[][] = [[]];
     for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
     return a.length === 0 ? [] : out;
   },
@@ -174,7 +174,7 @@ const NOT_EVALUATED = new Set([
   "reverse", "slice", "range", "index", "one", "sum", "max", "min", "abs", "ceil", "floor", "setunion", "setintersection",
   "setsubtract", "chunklist", "transpose", "yamlencode", "startswith", "endswith", "strcontains", "title", "trim",
   "trimprefix", "trimsuffix", "alltrue", "anytrue", "nonsensitive", "sensitive", "type", "abspath", "dirname",
-  "basename", "pathexpand", "tobool", "uuidv5", "matchkeys", "keys", "urlencode",
+  "basename", "pathexpand", "uuidv5", "matchkeys", "urlencode",
 ]);
 
 export function isTerraformFunction(name: string): boolean {
@@ -196,5 +196,15 @@ export function callFunction(name: string, args: Value[], ctx: FunctionContext):
     }
   }
   for (const x of args) if (!isKnown(x)) return x instanceof Unknown ? x : new Unknown(`${name}() of a resource attribute, known only after apply`);
+  // Functions that only move values around accept lists and maps with unknown elements; the others need
+  // every part known (contains, toset or a string function cannot decide on an unknown element).
+  if (!STRUCTURAL.has(name)) {
+    for (const x of args) {
+      const u = firstUnknownIn(x);
+      if (u) return asUnknown(u);
+    }
+  }
   return fn(args as Known[], ctx);
 }
+
+const STRUCTURAL = new Set(["lookup", "merge", "tomap", "tolist", "flatten", "concat", "keys", "values", "length", "element", "zipmap", "coalesce", "coalescelist", "compact"]);

@@ -2,7 +2,11 @@
 // `Unknown` for what only a plan (or state) could tell, and `ResourceReference` for a reference to a
 // resource whose attributes are not known offline but whose identity is (`cloudflare_zone.z["shop"].id`).
 
-export type Known = string | number | boolean | null | Known[] | { [key: string]: Known };
+/**
+ * A value known at its top level. A list or map may hold unknown elements (`{ shop = { zone_id =
+ * cloudflare_zone.shop.id } }`): its keys and length are known, which is what `for_each` needs.
+ */
+export type Known = string | number | boolean | null | Value[] | { [key: string]: Value };
 export type Value = Known | Unknown | ResourceReference;
 
 /** A value that cannot be known offline; `reason` says why, for the finding that reports it. */
@@ -32,13 +36,40 @@ export function isKnown(v: Value): v is Known {
   return !(v instanceof Unknown) && !(v instanceof ResourceReference);
 }
 
-export function isObject(v: unknown): v is { [key: string]: Known } {
+/** The first unknown part of a value (itself, or an element at any depth); null when it is wholly known. */
+export function firstUnknownIn(v: Value): Unknown | ResourceReference | null {
+  if (v instanceof Unknown || v instanceof ResourceReference) return v;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const u = firstUnknownIn(x);
+      if (u) return u;
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const k of Object.keys(v)) {
+      const u = firstUnknownIn(v[k]!);
+      if (u) return u;
+    }
+  }
+  return null;
+}
+
+/** Known at every depth: nothing in it waits for a plan. */
+export function isWhollyKnown(v: Value): boolean {
+  return firstUnknownIn(v) === null;
+}
+
+/** An unknown part as `Unknown` (a resource reference's value is known only after apply). */
+export function asUnknown(v: Unknown | ResourceReference): Unknown {
+  return v instanceof Unknown ? v : new Unknown(`${v.address} is known only after apply`);
+}
+
+export function isObject(v: unknown): v is { [key: string]: Value } {
   return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Unknown) && !(v instanceof ResourceReference);
 }
 
 /** An object without a prototype, so keys such as `__proto__` or `constructor` are plain keys. */
-export function newObject(): { [key: string]: Known } {
-  return Object.create(null) as { [key: string]: Known };
+export function newObject(): { [key: string]: Value } {
+  return Object.create(null) as { [key: string]: Value };
 }
 
 export function typeName(v: Value): string {
@@ -49,7 +80,7 @@ export function typeName(v: Value): string {
 }
 
 /** Terraform's equality: same type and same value, deeply. */
-export function deepEqual(a: Known, b: Known): boolean {
+export function deepEqual(a: Value, b: Value): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]!));
   if (isObject(a) && isObject(b)) {
@@ -61,14 +92,14 @@ export function deepEqual(a: Known, b: Known): boolean {
 }
 
 /** Terraform's conversion to string (templates, `tostring`, map keys). */
-export function toStringValue(v: Known, what: string): string {
+export function toStringValue(v: Value, what: string): string {
   if (typeof v === "string") return v;
   if (typeof v === "number") return String(v);
   if (typeof v === "boolean") return v ? "true" : "false";
   throw new EvalError(`${what}: cannot convert ${typeOfKnown(v)} to string`);
 }
 
-function typeOfKnown(v: Known): string {
+function typeOfKnown(v: Value): string {
   return typeName(v);
 }
 
