@@ -17,6 +17,7 @@ import { buildRemoval } from "../terraform/legacy-removal.js";
 import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
+import type { VariableArgs } from "../terraform/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
@@ -39,6 +40,8 @@ export interface PreflightInput {
   /** --config-json ZONE_ID=FILE, files as given (resolved against cwd). */
   configJson: Record<string, string>;
   providerMajor?: 4 | 5;
+  /** `--var-file` / `--var`. */
+  variables?: VariableArgs;
 }
 
 export interface Preflight {
@@ -68,6 +71,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     statePaths: [fromPull ? "-" : input.stateFile!],
     cwd,
     readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
+    ...(input.variables ? { variables: input.variables } : {}),
   });
   const reasons = ws.errors.map((e) => {
     const file = fromPull && e.file === "<stdin>" ? `${cli.bin} state pull` : e.file;

@@ -18,6 +18,24 @@ export interface CommonArgs {
   quiet: boolean;
   /** Hidden: read every file with hcl2json (the slow reference path the fast reader is tested against). */
   "full-parse"?: boolean;
+  /** `--var-file FILE` (repeatable): root variable values, after the roots' own tfvars files. */
+  "var-file"?: string[];
+  /** `--var NAME=VALUE` (repeatable): root variable values, after every --var-file. */
+  var?: string[];
+}
+
+/** `--var-file` / `--var`: what the commands that read configuration accept to evaluate it offline. */
+export const VAR_FILE_OPTION = {
+  name: "var-file",
+  spec: { type: "string", array: true, default: [] as string[], describe: "FILE of root variable values (.tfvars or .tfvars.json), after terraform.tfvars and *.auto.tfvars; repeatable" },
+} as const;
+export const VAR_OPTION = {
+  name: "var",
+  spec: { type: "string", array: true, default: [] as string[], describe: "NAME=VALUE: a root variable value, after every --var-file; repeatable" },
+} as const;
+
+export function variableArgs(argv: { "var-file"?: string[]; var?: string[] }): { varFiles: string[]; vars: string[] } {
+  return { varFiles: (argv["var-file"] ?? []).map(String), vars: (argv.var ?? []).map(String) };
 }
 
 export function withInputOptions<T>(y: Argv<T>) {
@@ -26,7 +44,9 @@ export function withInputOptions<T>(y: Argv<T>) {
     .option("state", { type: "string", array: true, default: [] as string[], describe: "state file (terraform.tfstate, `state pull` or `show -json` output); - reads stdin" })
     .option("zone-plan", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=enterprise|business|pro|free: the zone's plan when Terraform does not say" })
     .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" })
-    .option("full-parse", { type: "boolean", default: false, hidden: true, describe: "read every file with hcl2json (slow reference path)" });
+    .option("full-parse", { type: "boolean", default: false, hidden: true, describe: "read every file with hcl2json (slow reference path)" })
+    .option(VAR_FILE_OPTION.name, VAR_FILE_OPTION.spec)
+    .option(VAR_OPTION.name, VAR_OPTION.spec);
 }
 
 export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], failOnDefault: FailOn) {

@@ -184,6 +184,7 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
     providerMajor,
     todoComments: todo,
     headerComments: rulesetHeader(fit),
+    ruleTodos: z.rulesetTodos,
   });
 }
 
@@ -201,9 +202,10 @@ function rulesetHeader(fit: RulesetFit): string[] {
 /** `zone_id` keeps the user's expression where a root-module zone resource exists, else the literal id. */
 function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean } {
   const zr = z.inventory.zone;
-  if (zr?.ref.inConfig && !zr.ref.configAddress.startsWith("module.")) return { text: `${zr.ref.configAddress}.id`, placeholder: false };
+  // The instance address (`cloudflare_zone.z["shop"]`): a zone under count/for_each is referenced with its key.
+  if (zr?.ref.inConfig && !zr.ref.configAddress.startsWith("module.")) return { text: `${zr.ref.address}.id`, placeholder: false };
   if (isLiteralZoneId(z.zone.zoneId)) return { text: JSON.stringify(z.zone.zoneId), placeholder: false };
-  if (/^cloudflare_zone\.[\w-]+\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
+  if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
   return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
 }
 
@@ -229,7 +231,7 @@ function importsFile(zones: ZoneAnalysis[]): string {
       // evaluate; anything else (a module's var.zone_id) means nothing at the root: a placeholder to fill in.
       const zoneId = z.zone.zoneId;
       if (isLiteralZoneId(zoneId)) parts.push(emitImportBlock(i.to, i.id));
-      else if (/^cloudflare_zone\.[\w-]+\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
       else parts.push(`# ${zoneId} is only known inside its module: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
     }
   }

@@ -42,6 +42,7 @@ import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
+import { mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
 export interface DomainInventory {
@@ -86,6 +87,8 @@ export interface ZoneAnalysis {
   inventory: ZoneInventory;
   /** Lines a person must read about the generated ruleset (placeholders, approximations). */
   rulesetNotes: string[];
+  /** `# TODO` lines inside the generated ruleset's rules, by rule index (values unknown offline). */
+  rulesetTodos: Record<number, string[]>;
   /** Resource name of the generated `cloudflare_ruleset` in the root module. */
   rulesetResourceName: string;
   /** The ruleset id when known (`--ruleset-id`), else null. */
@@ -142,8 +145,9 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
   for (const g of inv.groups) get(g.ref.zoneId).groups.push(g);
   for (const r of inv.rules) get(r.ref.zoneId).rules.push(r);
   for (const o of inv.overrides) get(o.ref.zoneId).overrides.push(o);
-  for (const f of inv.firewallRules) if (isWafBypass(f)) get(f.ref.zoneId).firewallRules.push(f);
-  for (const p of inv.pageRules) if (pageRuleTouchesWaf(p)) get(p.ref.zoneId).pageRules.push(p);
+  // Rules whose settings are unknown offline but may bypass the WAF join their zone too: never treated as absent.
+  for (const f of inv.firewallRules) if (isWafBypass(f) || mayBypassWaf(f)) get(f.ref.zoneId).firewallRules.push(f);
+  for (const p of inv.pageRules) if (pageRuleTouchesWaf(p) || pageRuleMayTouchWaf(p)) get(p.ref.zoneId).pageRules.push(p);
 
   // Rulesets and zone resources only join zones that are already in the migration's scope.
   for (const rs of inv.rulesets) byZone.get(rs.ref.zoneId ?? UNKNOWN_ZONE)?.rulesets.push(rs);
@@ -245,7 +249,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   // Firewall rules that bypass the WAF, and their limits.
-  for (const fw of z.firewallRules) {
+  for (const fw of z.firewallRules.filter(isWafBypass)) {
     findings.push(
       finding(
         "FIREWALL_RULE_BYPASS_WAF",
@@ -266,13 +270,16 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  if (exceedsRuleLimit(z.firewallRules.length)) {
+  const unresolvedItems = [...z.packages, ...z.groups, ...z.rules, ...z.firewallRules, ...z.pageRules];
+  findings.push(...unresolvedFindings(unresolvedItems, zoneId));
+  const knownBypasses = z.firewallRules.filter(isWafBypass).length;
+  if (exceedsRuleLimit(knownBypasses)) {
     findings.push(
       finding(
         "FIREWALL_RULES_OVER_LIMIT",
-        `${z.firewallRules.length} firewall rules bypass the WAF in this zone, over the limit of ${MAX_FIREWALL_RULES_TO_MIGRATE}: the owner cannot migrate this zone, Cloudflare Support must`,
+        `${knownBypasses} firewall rules bypass the WAF in this zone, over the limit of ${MAX_FIREWALL_RULES_TO_MIGRATE}: the owner cannot migrate this zone, Cloudflare Support must`,
         at,
-        { count: z.firewallRules.length, limit: MAX_FIREWALL_RULES_TO_MIGRATE },
+        { count: knownBypasses, limit: MAX_FIREWALL_RULES_TO_MIGRATE },
       ),
     );
   }
@@ -328,13 +335,14 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   const generated = serviceConfig
-    ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"] }
+    ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"], ruleTodos: {} }
     : buildRuleset(z);
   // The previous WAF's zone switch: with it off, the migration must not turn protection on.
   const wafSwitch = zoneWafSwitch(z.zoneWafSettings ?? []);
   findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));
   const switched = serviceConfig ? { ruleset: generated.ruleset, notes: [] } : applyZoneWafSwitch(generated.ruleset, wafSwitch);
-  const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes] };
+  // The switch only toggles `enabled`: rule indices, and so the TODOs placed by index, stay as generated.
+  const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes], ruleTodos: generated.ruleTodos };
   const name = ownValue(opts.rulesetResourceNames, zoneId) ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
   const rulesetId = ownValue(opts.rulesetIds, zoneId) ?? null;
   const providerMajor = opts.providerMajor ?? 4;
@@ -357,7 +365,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   const legacyRefs = [...z.packages, ...z.groups, ...z.rules].map((x) => x.ref);
-  const stateRemovals = legacyRefs.filter((r) => r.inState || (!opts.stateKnown && !r.instancesUnknown)).map((r) => r.address);
+  const stateRemovals = legacyRefs.filter((r) => r.inState || (!opts.stateKnown && !r.instancesUnknown && !r.noInstances)).map((r) => r.address);
   const unnamed = [...new Set(legacyRefs.filter((r) => !r.inState && r.instancesUnknown).map((r) => r.configAddress))];
   if (unnamed.length) {
     findings.push(
@@ -381,6 +389,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     imports: [{ to: `cloudflare_ruleset.${name}`, id: importId }],
     stateRemovals: [...new Set(stateRemovals)].sort(),
   };
+  const unresolved = zoneUnresolved(unresolvedItems);
+  if (unresolved.length) zone.unresolved = unresolved;
   // A resource that only state knows has no block: point at the zone's anchor so CI can show it on a line.
   for (const f of findings) {
     if (f.file === null && anchor) {
@@ -388,7 +398,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       f.line = anchor.line;
     }
   }
-  return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetResourceName: name, rulesetId };
+  return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetTodos: built.ruleTodos, rulesetResourceName: name, rulesetId };
 }
 
 function legacyDataSourceFinding(ds: ResourceRef): Finding {

@@ -15,11 +15,18 @@ export function importIdForText(importId: string, zoneId: string): string {
   return isLiteralZoneId(zoneId) ? importId : importId.split("${" + zoneId + "}").join(ZONE_ID_PLACEHOLDER);
 }
 
+/**
+ * A reference to one zone resource instance (`cloudflare_zone.shop.id`, `cloudflare_zone.z["shop"].id`): the
+ * evaluator resolved which zone it is, only its id is assigned by the service and so is known to state alone.
+ */
+const ZONE_REFERENCE = /^(cloudflare_zone\.[\w-]+(?:\["[^"\\]*"\]|\[\d+\])?)\.id$/;
+
 /** What is unknown and how to supply it, for a zone id that is an expression; "" for a literal id. */
 export function unknownZoneHint(zoneId: string): string {
   if (isLiteralZoneId(zoneId)) return "";
-  return (
-    `the zone id is not known offline (it is the expression \`${zoneId}\`): pass the root's state with --state ` +
-    `(\`terraform state pull > state.json\`) so it is read from there, or put the zone's id where ${ZONE_ID_PLACEHOLDER} stands`
-  );
+  const state = `pass the root's state with --state (\`terraform state pull > state.json\`) so it is read from there, or put the zone's id where ${ZONE_ID_PLACEHOLDER} stands`;
+  const ref = ZONE_REFERENCE.exec(zoneId);
+  // A resolved reference is not an unknown expression: the zone is known, its id is what only state holds.
+  if (ref) return `the zone is ${ref[1]}, whose id only state knows (the generated HCL refers to it as \`${zoneId}\`); for commands, ${state}`;
+  return `the zone id is not known offline (it is the expression \`${zoneId}\`): set what it depends on with --var-file/--var, or ${state}`;
 }

@@ -149,8 +149,8 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: "legacy WAF resources",
   },
   VALUE_UNRESOLVED: {
-    short: "A value the migration needs comes from an expression only state can resolve.",
-    full: "Pass the state (--state) so the value is known, or check the generated output by hand.",
+    short: "A value the migration needs is not known offline (a variable nobody sets, a data source, instance keys only state names).",
+    full: "The value is reported, never defaulted: the generated ruleset has a TODO in its place, and a firewall rule or Page Rule that may bypass the WAF becomes a disabled skip rule. Supply it with --var-file FILE or --var NAME=VALUE, or pass the state (--state), and run again.",
     check: "unresolved values",
   },
   CERT_CA_UNKNOWN: {

@@ -157,7 +157,10 @@ describe("remediation text names only values we know", () => {
     }
     const unknown: F & { details: { command: string } } = report.findings.find((f: F) => f.code === "RULESET_ID_UNKNOWN");
     expect(unknown.message).toContain("cf-waf-migrate api entrypoint --zone <ZONE_ID>");
-    expect(unknown.message).toContain("the zone id is not known offline (it is the expression `cloudflare_zone.shop.id`)");
+    // The reference is resolved (the zone is known), only its id is not: no "unknown expression" wording.
+    expect(unknown.message).toContain("the zone is cloudflare_zone.shop, whose id only state knows");
+    expect(unknown.message).not.toContain("expression `cloudflare_zone.shop.id`");
+    expect(read("ruleset.tf")).toContain("zone_id     = cloudflare_zone.shop.id");
     expect(unknown.message).toContain("--state");
     expect(unknown.details.command).toBe("cf-waf-migrate api entrypoint --zone <ZONE_ID>");
     expect(commands).toContain("terraform import 'cloudflare_ruleset.waf_managed_shop_example_com' 'zone/<ZONE_ID>/<RULESET_ID>'");

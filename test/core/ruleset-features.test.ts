@@ -109,6 +109,29 @@ describe("missingConstructs / fitRuleset", () => {
     expect(old.omitted.map((m) => m.construct).sort()).toEqual(["rules.logging", "rules.ref"]);
   });
 
+  it("keeps every rule, its order and a disabled rule, so the TODOs placed by rule index stay on their rule", async () => {
+    // A possible bypass (settings unknown offline) is a disabled skip rule with TODOs inside it, by index.
+    const withUnknown: Ruleset = {
+      ...EVERYTHING,
+      rules: [{ ...EVERYTHING.rules[0]!, enabled: false, description: "Possible bypass of the WAF (settings unknown offline)" }, ...EVERYTHING.rules.slice(1)],
+    };
+    const fit = fitRuleset(withUnknown, "~> 3.12");
+    expect(fit.ruleset.rules.map((r) => [r.description, r.enabled])).toEqual(withUnknown.rules.map((r) => [r.description, r.enabled]));
+    const hcl = await emitRulesetHcl({
+      resourceName: "waf",
+      zoneIdExpression: '"0da42c8d2132a9ddaf714f9e7c920711"',
+      ruleset: fit.ruleset,
+      providerMajor: 4,
+      headerComments: ["Left out: logging on a skip rule"],
+      ruleTodos: { 0: ["VALUE_UNRESOLVED cloudflare_firewall_rule.fw: action = var.action is not known offline"] },
+    });
+    const firstRule = hcl.slice(hcl.indexOf("rules {"), hcl.indexOf("rules {", hcl.indexOf("rules {") + 1));
+    expect(firstRule).toContain("# TODO: VALUE_UNRESOLVED cloudflare_firewall_rule.fw");
+    expect(firstRule).toMatch(/enabled\s+= false/);
+    expect(firstRule).not.toContain("logging");
+    expect(hcl.startsWith("# Left out: logging on a skip rule")).toBe(true);
+  });
+
   it("refuses a malformed constraint rather than guessing", () => {
     expect(() => missingConstructs(EVERYTHING, "~> v3")).toThrow(/invalid version constraint/);
   });
