@@ -1,4 +1,5 @@
 // Renders a report in the requested format to stdout or a file, and computes the exit code.
+import { pathToFileURL } from "node:url";
 import type { FailOn, InputError, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { RENDERERS } from "../render/index.js";
@@ -10,7 +11,7 @@ import { writeReportFile } from "./io.js";
 import { resolveOutputs, type Format } from "./options.js";
 
 /** A rendered report: one string, or pieces written in order (large JSON reports). */
-export type Renderer = (report: Report, ctx: { color: boolean; title: string }) => string | Iterable<string>;
+export type Renderer = (report: Report, ctx: { color: boolean; title: string; srcRootUri?: string }) => string | Iterable<string>;
 
 const renderers: Partial<Record<Format, Renderer>> = {
   json: (r) => renderJsonChunks(r),
@@ -35,7 +36,7 @@ export async function emitReport(
     const render = opts.renderers?.[t.format] ?? renderers[t.format];
     if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
     const color = t.file === null && shouldColor(isTTY, process.env);
-    const text = render(report, { color, title: opts.title });
+    const text = render(report, { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) });
     if (t.file !== null) await writeReportFile(t.file, text);
     else await writeStdout(text);
   }
@@ -70,4 +71,10 @@ async function writeStdout(text: string | Iterable<string>): Promise<void> {
 export function exitCodeFor(report: Report, failOn: FailOn): number {
   if (report.errors.length > 0) return EXIT_INPUT;
   return report.findings.some((f) => tripsFailOn(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/** A directory as the absolute `file:` URI SARIF's originalUriBaseIds wants (ending in `/`). */
+export function srcRootUri(dir: string): string {
+  const href = pathToFileURL(dir).href;
+  return href.endsWith("/") ? href : href + "/";
 }
