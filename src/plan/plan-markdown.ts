@@ -2,6 +2,7 @@
 // with its commands and notes, each zone's ruleset, then the artifacts written next to it. Stays under a
 // pull-request comment's size whatever the estate (core/markdown-budget.ts).
 import type { Finding, Report } from "../core/model.js";
+import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
 
 export interface PlanMarkdownInput {
@@ -38,11 +39,11 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
   // on and the steps first (a long list of findings is capped so the steps always fit); the zone table, the
   // removal list and the rulesets are cut first.
   const sections: BudgetSection[] = [];
-  if (act.length) sections.push({ open: ["", "## To act on", ""], items: act.map((f) => [`- ${findingLine(f)}`]), close: [], noun: "findings", priority: 1, maxShare: 0.3 });
+  if (act.length) sections.push({ open: ["", "## To act on", ""], items: act.map((f) => [`- ${findingLine(report, f)}`]), close: [], noun: "findings", priority: 1, maxShare: 0.3 });
   if (report.errors.length) {
     sections.push({
       open: ["", "## Input that could not be read", ""],
-      items: report.errors.map((e) => [`- \`${cell(e.file)}${e.line ? `:${e.line}` : ""}\` ${cell(e.message)}`]),
+      items: report.errors.map((e) => [`- \`${cell(withLine(errorPath(report, e) ?? e.file, e.line, e.column))}\` ${cell(e.message)}`]),
       close: [],
       noun: "unreadable inputs",
       priority: 1,
@@ -107,8 +108,9 @@ function count(n: number, word: string, pluralWord = `${word}s`): string {
   return `${n} ${n === 1 ? word : pluralWord}`;
 }
 
-function findingLine(f: Finding): string {
-  const where = f.file ? ` \`${cell(f.file)}${f.line ? `:${f.line}` : ""}\`` : "";
+/** Files are named as in every report: relative to the working directory (render/paths.ts). */
+function findingLine(report: Report, f: Finding): string {
+  const where = f.file ? ` \`${cell(withLine(reportPath(report, f.file), f.line))}\`` : "";
   return `**${f.severity}** \`${f.code}\`${where}: ${cell(f.message)}`;
 }
 

@@ -7,6 +7,7 @@ import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
 import { buildReport } from "../../core/report.js";
+import { reportPath, withLine } from "../../render/paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
@@ -89,7 +90,7 @@ export function gateTextTail(report: Report, failOn: FailOn, summaries: string[]
     lines.push("");
     lines.push(st.bold(`Blocking findings (${blocking.length}, --fail-on ${failOn})`));
     for (const f of blocking) {
-      const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : (f.address ?? "");
+      const where = f.file ? withLine(reportPath(report, f.file), f.line) : (f.address ?? "");
       lines.push(`  ${st.severity(f.severity, f.severity.toUpperCase().padEnd(7))} ${f.code}  ${where}${f.address && f.file ? `  ${f.address}` : ""}`);
     }
   }
