@@ -1,8 +1,9 @@
 // The one path convention of every report but JSON (text, Markdown, PLAN.md, SARIF, JUnit, certs, the input
 // errors on stderr): a file is named relative to the working directory, with forward slashes and no leading
-// `./`, as `file`, `file:line` or `file:line:column`; a file outside it keeps its absolute path. The JSON
-// report keeps `root` (relative to the working directory) and `file` (relative to `root`), so a location
-// is `root` joined with `file`: these functions do that join. Pure string arithmetic, no file system.
+// `./`, as `file`, `file:line` or `file:line:column`; a file outside it is reached with `../` (an absolute
+// `file` stays absolute). The JSON report keeps `root` (relative to the working directory) and `file`
+// (relative to `root`), so a location is `root` joined with `file`: these functions do that join. Pure
+// string arithmetic, no file system.
 import path from "node:path";
 import type { InputError, Report } from "./model.js";
 
