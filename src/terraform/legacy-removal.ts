@@ -4,8 +4,60 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { unifiedDiff } from "../core/unified-diff.js";
+import { patchBase, patchPath, type PatchBase } from "../core/patch-base.js";
 import type { ConfigResource } from "./config.js";
 import { removeBlocks, UnsafeEditError } from "./edit/remove-blocks.js";
+import { configAddressFor, LEGACY_DATA_SOURCES } from "./inventory.js";
+import type { ConfigTree } from "./modules.js";
+
+/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
+export const LEGACY_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+
+/** A block step 6 deletes: a legacy package, group or rule, or a legacy data source. */
+export function isLegacyBlock(r: Pick<ConfigResource, "mode" | "type">): boolean {
+  return (r.mode === "managed" && LEGACY_RESOURCE_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type));
+}
+
+export interface BlockTargets {
+  /** Each block once (a module called twice has one block in one file). */
+  blocks: ConfigResource[];
+  /**
+   * The resources those blocks are, with their module paths and without instance keys, one per module
+   * call path that instantiates the file (`module.waf.cloudflare_waf_group.g`): what state is checked for.
+   */
+  configAddresses: string[];
+}
+
+/** The blocks of the configuration tree that `keep` selects, and the resources they declare. */
+export function blockTargets(tree: ConfigTree, keep: (r: ConfigResource) => boolean): BlockTargets {
+  const seen = new Set<string>();
+  const blocks: ConfigResource[] = [];
+  const configAddresses = new Set<string>();
+  for (const node of tree.nodes) {
+    for (const r of node.dir.resources) {
+      if (!keep(r)) continue;
+      configAddresses.add(configAddressFor(node, r));
+      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      blocks.push(r);
+    }
+  }
+  return { blocks, configAddresses: [...configAddresses].sort() };
+}
+
+/** The edits as one patch whose paths are relative to `base` (see plan/patch-base.ts). */
+export function renderPatch(edits: readonly FileEdit[], base: PatchBase): string {
+  return [...edits]
+    .sort((a, b) => (patchPath(base, a.absolute) < patchPath(base, b.absolute) ? -1 : 1))
+    .map((e) => unifiedDiff(e.oldText, e.newText, patchPath(base, e.absolute)))
+    .join("");
+}
+
+/** The directory the patches of these edits apply from, for the root module `rootAbsolute`. */
+export function patchBaseFor(rootAbsolute: string, edits: readonly FileEdit[]): PatchBase {
+  return patchBase(rootAbsolute, edits.map((e) => e.absolute));
+}
 
 export interface FileEdit {
   /** Path relative to the base directory (as in the report). */

@@ -14,7 +14,7 @@ import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming.js";
-import { assemblePlan, writeArtifacts } from "../plan-artifacts.js";
+import { assemblePlan, scriptInput, writeArtifacts } from "../plan-artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 
@@ -102,7 +102,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     });
 
     const markdown = () => renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList, stateRemovals: plan.stateRemovals });
-    const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null });
+    const script = () => renderMigrateScript(scriptInput(toolVersion(), analysis.zones, plan));
     if (argv["out-dir"]) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan, report, markdown: markdown(), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
