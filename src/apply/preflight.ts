@@ -5,22 +5,22 @@
 import { collectProviderInfo, rulesetSyntaxMajor } from "../terraform/providers.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { configAddressOf, parseAddress } from "../core/address.js";
+import { parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
 import type { ConfigResource } from "../terraform/config.js";
-import { configAddressFor, LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
-import { buildRemoval } from "../terraform/legacy-removal.js";
+import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
+import { blockTargets, buildRemoval, isLegacyBlock } from "../terraform/legacy-removal.js";
+import { instancesOfResources, legacyResourceSet } from "../core/resource-match.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
 
-/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
-export const LEGACY_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+export { LEGACY_RESOURCE_TYPES } from "../terraform/legacy-removal.js";
 export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 export interface PreflightInput {
@@ -163,21 +163,11 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
 
-  // Block edits, checked now: a refused edit stops the run before any state changes.
-  const blocks: ConfigResource[] = [];
-  const seen = new Set<string>();
-  const blockConfigAddresses = new Set<string>();
-  for (const node of ws.tree.nodes) {
-    for (const r of node.dir.resources) {
-      const legacy = (r.mode === "managed" && LEGACY_RESOURCE_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type));
-      if (!legacy) continue;
-      blockConfigAddresses.add(configAddressFor(node, r));
-      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      blocks.push(r);
-    }
-  }
+  // Block edits, checked now: a refused edit stops the run before any state changes. A block may live
+  // outside the root module (a module called with source = "../../"): its file is edited where it is.
+  const targets = blockTargets(ws.tree, isLegacyBlock);
+  const blocks: ConfigResource[] = targets.blocks;
+  const blockConfigAddresses = targets.configAddresses;
   const removal = await buildRemoval(ws.base, blocks);
   for (const r of removal.refused) reasons.push(`${r.file}: its legacy blocks cannot be removed safely (${r.reason}). Rewrite or delete those blocks by hand (and run no \`terraform apply\` meanwhile), then run apply again`);
 
@@ -186,21 +176,26 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
     imports,
     importNotes,
     stateRemovals,
-    blockConfigAddresses: [...blockConfigAddresses].sort(),
+    blockConfigAddresses,
     edits: removal.edits,
     patch: removal.patch,
   };
 }
 
-/** Live state addresses that belong to a legacy block the edit deletes, or that the plan removes. */
+/**
+ * The resources whose every instance leaves state before any block is deleted: each legacy block's
+ * resource (module path, keys dropped) and the resource of each planned removal.
+ */
+export function legacyResourcesOf(migration: Migration): string[] {
+  return legacyResourceSet(migration.blockConfigAddresses, migration.stateRemovals);
+}
+
+/**
+ * Live state entries of a legacy resource: any instance, whatever its key or module instance, including
+ * instances the plan did not know (created since, or counted differently).
+ */
 export function legacyLeftInState(liveState: readonly string[], migration: Migration): string[] {
-  const blocks = new Set(migration.blockConfigAddresses);
-  const removals = new Set(migration.stateRemovals);
-  return liveState.filter((a) => {
-    if (removals.has(a)) return true;
-    const p = safeParse(a);
-    return p !== null && blocks.has(configAddressOf(p));
-  });
+  return instancesOfResources(liveState, legacyResourcesOf(migration));
 }
 
 /** --chdir, or the single scanned directory. */
