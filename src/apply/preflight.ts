@@ -12,7 +12,7 @@ import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
 import type { ConfigResource } from "../terraform/config.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
-import { blockTargets, buildRemoval, isLegacyBlock } from "../terraform/legacy-removal.js";
+import { blockTargets, buildRemoval, isLegacyBlock, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
 import { instancesOfResources, legacyResourceSet } from "../core/resource-match.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
@@ -178,7 +178,8 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
     stateRemovals,
     blockConfigAddresses,
     edits: removal.edits,
-    patch: removal.patch,
+    // Shown as plan --out-dir writes it: paths from the directory that holds the root and every edited file.
+    patch: renderPatch(removal.edits, patchBaseFor(ws.base, removal.edits)),
   };
 }
 

@@ -108,8 +108,10 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('    if is_legacy_resource "$res"; then FOUND+=("$line"); fi');
   w('  done 3<<<"$current" 4< <(resource_of <<<"$current")');
   w("}");
-  w("# git reads a patch's paths from its working directory, in or out of a repository: run it in PATCH_DIR.");
-  w('patch_git() { git -C "$PATCH_DIR" apply "$@"; }');
+  w("# The patches' paths are relative to PATCH_DIR. git is run there and kept from looking above it for a");
+  w("# repository: inside a repository's subdirectory git would prefix every path with that subdirectory,");
+  w("# and an --include pattern would then silently match nothing.");
+  w('patch_git() { (cd "$PATCH_DIR" && GIT_CEILING_DIRECTORIES="$(dirname "$(pwd -P)")" git apply "$@"); }');
   w("# Where one file of a patch stands: unapplied (it applies), applied (its reverse applies) or conflict.");
   w("patch_file_state() {");
   w('  if patch_git --check --include="$2" "$1" 2>/dev/null; then echo unapplied');

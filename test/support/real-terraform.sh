@@ -3,6 +3,7 @@
 # `import` and `plan`, which need the provider, are stubbed:
 #   import ADDRESS ID   adds a root-module resource entry to ./terraform.tfstate (stub-import.mjs)
 #   plan ...            exits with $TF_PLAN_EXIT (default 0: no changes)
+#   state rm ...        with TF_RM_NOOP=1 (not -dry-run): succeeds without removing anything
 # Kill hook for the kill-at-every-step tests: with TF_COUNTER=FILE each invocation counts itself, and the
 # invocation numbered $TF_KILL_AT sends SIGKILL to its whole process group, before running
 # (TF_KILL_WHEN=before, the default) or after (TF_KILL_WHEN=after).
@@ -23,6 +24,9 @@ kill_group() {
 }
 if [ "$n" -gt 0 ] && [ "${TF_KILL_AT:-0}" = "$n" ] && [ "${TF_KILL_WHEN:-before}" = before ]; then kill_group; fi
 case "${1:-}" in
+  state)
+    # TF_RM_NOOP=1: a real `state rm` that reports success but removes nothing (tests of the step-6 guard).
+    if [ "${2:-}" = rm ] && [ "${3:-}" != -dry-run ] && [ "${TF_RM_NOOP:-}" = 1 ]; then rc=0; else "$REAL" "$@"; rc=$?; fi ;;
   import) node "$HERE/stub-import.mjs" "${@:2}"; rc=$? ;;
   plan) rc="${TF_PLAN_EXIT:-0}" ;;
   *) "$REAL" "$@"; rc=$? ;;
