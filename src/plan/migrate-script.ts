@@ -211,6 +211,10 @@ export function renderMigrateScript(input: ScriptInput): string {
     w('  for g in "${LEGACY_TODO[@]}"; do INCLUDES+=("--include=$g"); done');
     w('  patch_git --check "${INCLUDES[@]}" "$LEGACY_PATCH" || fail "the legacy blocks changed since this run started: no file was changed. Run migrate.sh again"');
     w('  patch_git "${INCLUDES[@]}" "$LEGACY_PATCH"');
+    w("  # Proof that git changed every file (a path it skipped would otherwise pass in silence).");
+    w('  for g in "${LEGACY_TODO[@]}"; do');
+    w('    [ "$(patch_file_state "$LEGACY_PATCH" "$g")" = applied ] || fail "git apply left $g (in $PATCH_DIR) unchanged: delete its legacy blocks by hand (state no longer holds them)"');
+    w("  done");
     w(`  echo ${shellQuote(`deleted the legacy blocks (${input.legacyPatch.file}, applied in ${input.patchDir})`)}`);
     w("fi");
   } else {

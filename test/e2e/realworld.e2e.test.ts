@@ -105,6 +105,15 @@ describe("the realistic corpus", { timeout: 300_000 }, () => {
     await expectFinished(t, copy);
   });
 
+  it("removed.tf: one removed {} per configured resource, nested module instances folded into one", async () => {
+    const t = tree("realworld-nested-modules");
+    const copy = await copyTree(t, "none", false);
+    copyFileSync(path.join(TESTDATA, "multi-zone", ".terraform.lock.hcl"), path.join(copy.root, ".terraform.lock.hcl"));
+    const out = await planArtifacts(t, copy);
+    const removed = readFileSync(path.join(out, "removed.tf"), "utf8");
+    expect([...removed.matchAll(/from = (.+)/g)].map((m) => m[1])).toEqual(["module.zones.module.waf.cloudflare_waf_package.owasp", "module.zones.module.waf.cloudflare_waf_rule.this"]);
+  });
+
   it("step 6 refuses while a fresh state list still shows an instance, and changes no file", async () => {
     const t = tree("realworld-nested-modules");
     const copy = await copyTree(t);
