@@ -3,6 +3,7 @@
 // plan's artifacts, and runs of migrate.sh or `apply` through test/support/real-terraform.sh, which passes
 // everything to /usr/local/bin/terraform except `import` and `plan` (they need the provider).
 import { execa } from "execa";
+import { expect } from "vitest";
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -195,4 +196,22 @@ export function seeded(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+export const corpusTree = (name: string): CorpusTree => CORPUS.find((t) => t.name === name)!;
+
+/** The end of a migration: no legacy instance in state, no legacy block in the files, one ruleset per zone. */
+export async function expectFinished(t: CorpusTree, copy: Copy): Promise<void> {
+  expect(await legacyInState(copy.root)).toEqual([]);
+  expect(filesWithLegacyBlocks(copy)).toEqual([]);
+  const list = await stateList(copy.root);
+  expect(list.filter((a) => a.startsWith("cloudflare_ruleset.")).length).toBe(t.zones.length);
+}
+
+/** How many terraform invocations a whole run makes (the kill points). */
+export async function countInvocations(run: (env: Record<string, string>) => Promise<{ code: number | null }>): Promise<number> {
+  const counter = path.join(tempDir("cfwm-count-"), "n");
+  const r = await run({ TF_COUNTER: counter });
+  expect(r.code).toBe(0);
+  return Number(readFileSync(counter, "utf8").trim());
 }

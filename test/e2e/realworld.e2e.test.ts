@@ -11,37 +11,20 @@ import { tempDir } from "../support/workdir.js";
 import {
   copyTree,
   CORPUS,
-  filesWithLegacyBlocks,
+  corpusTree,
+  expectFinished,
   legacyInState,
   planArtifacts,
   REAL_TERRAFORM,
   runApplyCli,
   runScript,
-  seeded,
-  stateList,
+  snapshot,
   tfEnv,
   violation,
-  type Copy,
-  type CorpusTree,
   type GitLayout,
 } from "./helpers.js";
 
-const tree = (name: string): CorpusTree => CORPUS.find((t) => t.name === name)!;
-
-async function expectFinished(t: CorpusTree, copy: Copy): Promise<void> {
-  expect(await legacyInState(copy.root)).toEqual([]);
-  expect(filesWithLegacyBlocks(copy)).toEqual([]);
-  const list = await stateList(copy.root);
-  expect(list.filter((a) => a.startsWith("cloudflare_ruleset.")).length).toBe(t.zones.length);
-}
-
-/** How many terraform invocations a whole run makes (the kill points). */
-async function countInvocations(run: (env: Record<string, string>) => Promise<{ code: number | null }>): Promise<number> {
-  const counter = path.join(tempDir("cfwm-count-"), "n");
-  const r = await run({ TF_COUNTER: counter });
-  expect(r.code).toBe(0);
-  return Number(readFileSync(counter, "utf8").trim());
-}
+const tree = corpusTree;
 
 // Generous limits: real terraform runs on a busy shared machine; nothing here asserts a duration.
 describe("the realistic corpus", { timeout: 300_000 }, () => {
@@ -66,7 +49,7 @@ describe("the realistic corpus", { timeout: 300_000 }, () => {
     const copy = await copyTree(t);
     const out = await planArtifacts(t, copy);
     copyFileSync(path.join(out, "ruleset.tf"), path.join(copy.root, "cf-waf-migrate-ruleset.tf"));
-    copy.before = (await import("./helpers.js")).snapshot(copy.top);
+    copy.before = snapshot(copy.top);
     const r = await runApplyCli(t, copy);
     expect(r.stdout).toContain("Done");
     expect(r.code).toBe(0);
@@ -144,67 +127,6 @@ describe("the realistic corpus", { timeout: 300_000 }, () => {
     expect(r.stdout).not.toContain("Step 3");
     expect(readFileSync(path.join(copy.root, "terraform.tfstate"), "utf8")).toBe(stateBefore);
     expect(readFileSync(main, "utf8")).toBe(edited);
-  });
-});
-
-describe("a kill at every step of migrate.sh", { timeout: 1_800_000 }, () => {
-  for (const [name, layout] of [
-    ["realworld-module-examples", "repo-subdir"],
-    ["realworld-nested-modules", "none"],
-  ] as const) {
-    it(`${name}: after each SIGKILL of the process group the invariant holds and the rerun finishes`, async () => {
-      const t = tree(name);
-      const probe = await copyTree(t, layout);
-      const out = await planArtifacts(t, probe);
-      const n = await countInvocations((env) => runScript(probe, out, env));
-      expect(n).toBeGreaterThan(6);
-      for (let k = 1; k <= n; k++) {
-        for (const when of ["before", "after"]) {
-          const copy = await copyTree(t, layout);
-          const killed = await runScript(copy, out, { TF_COUNTER: path.join(tempDir("cfwm-count-"), "n"), TF_KILL_AT: String(k), TF_KILL_WHEN: when });
-          expect(killed.signal, `kill ${when} invocation ${k}`).toBe("SIGKILL");
-          expect(await violation(copy), `kill ${when} invocation ${k}`).toBeNull();
-          const again = await runScript(copy, out);
-          expect(again.code, `rerun after a kill ${when} invocation ${k}: ${again.stderr}`).toBe(0);
-          await expectFinished(t, copy);
-        }
-      }
-    });
-  }
-});
-
-describe("30 kills at random points of apply --yes (seeded)", { timeout: 1_800_000 }, () => {
-  it("each leaves state and files consistent, and the rerun finishes", async () => {
-    const t = tree("realworld-module-examples");
-    const probe = await copyTree(t);
-    const out = await planArtifacts(t, probe);
-    const withRuleset = async () => {
-      const copy = await copyTree(t);
-      copyFileSync(path.join(out, "ruleset.tf"), path.join(copy.root, "cf-waf-migrate-ruleset.tf"));
-      copy.before = (await import("./helpers.js")).snapshot(copy.top);
-      return copy;
-    };
-    const first = await withRuleset();
-    const n = await countInvocations((env) => runApplyCli(t, first, env));
-    const random = seeded(12);
-    for (let i = 0; i < 30; i++) {
-      const copy = await withRuleset();
-      // Half the kills at a terraform invocation (before or after it), half after a random delay, which
-      // lands anywhere (in node's own work, in a file write); only the outcome is asserted, never the time.
-      const k = 1 + Math.floor(random() * n);
-      const when = random() < 0.5 ? "before" : "after";
-      const delay = Math.floor(random() * 2500);
-      const byInvocation = i % 2 === 0;
-      const killed = byInvocation
-        ? await runApplyCli(t, copy, { TF_COUNTER: path.join(tempDir("cfwm-count-"), "n"), TF_KILL_AT: String(k), TF_KILL_WHEN: when })
-        : await runApplyCli(t, copy, {}, delay);
-      const where = byInvocation ? `kill ${when} invocation ${k}` : `kill after ${delay} ms`;
-      expect(await violation(copy), where).toBeNull();
-      const again = await runApplyCli(t, copy);
-      expect(again.code, `${where}: rerun ${again.stdout}`).toBe(0);
-      await expectFinished(t, copy);
-      if (byInvocation) expect(killed.signal, where).toBe("SIGKILL");
-    }
   });
 });
 
