@@ -570,3 +570,151 @@ export const randomUrl = fc
 
 /** A pattern (as text, with its parts) and a URL to test it against. */
 export const patternAndUrl = patternParts.chain((p) => fc.tuple(fc.constant(p), fc.oneof(derivedUrl(p), randomUrl)));
+
+// ---- hostile Page Rule targets (issue 18 §2) -----------------------------------------------------------
+
+/** Pieces a damaged or hand-typed target is made of: IDN hosts, whitespace, ports, quotes, long runs. */
+const TARGET_PIECES = ["https://", "HTTPS://", "h*://", "*", "*.", "shop.", "example.com", "bücher.", "xn--bcher-kva.", ":", ":8443", ":99999", ":0", "/", "/admin/", "?", "?q=*", '"', "#", "$", "'", " ", "\t", "%20", "\\", "é", "🎉", "\u00A0", "**"];
+
+/** A target of random pieces with one piece repeated up to 20,000 times: size scaling is part of the case. */
+export const hostileTarget = fc
+  .record({
+    // Half the heads are a well-formed start, so the long runs also reach the path, query and raw strings.
+    head: fc.oneof(
+      fc.array(fc.constantFrom(...TARGET_PIECES), { maxLength: 8 }),
+      fc.tuple(fc.constantFrom("", "https://", "*."), fc.constantFrom("example.com", "shop.example.com", "*example.com"), fc.constantFrom("", "/", "/a/", "?", "/x?")).map((xs) => xs),
+    ),
+    run: fc.constantFrom("#", "$", '"#', "*a", "?", "/", "example.com", "a", "*", ":"),
+    times: fc.oneof(fc.nat({ max: 40 }), fc.integer({ min: 1_000, max: 20_000 })),
+    tail: fc.array(fc.constantFrom(...TARGET_PIECES), { maxLength: 4 }),
+    zoneName: fc.constantFrom(null, "example.com", "shop.example.com"),
+  })
+  .map(({ head, run, times, tail, zoneName }) => ({ target: head.join("") + run.repeat(times) + tail.join(""), zoneName }));
+
+// ---- credentials echoed in transformed forms (issue 18 §3) ---------------------------------------------
+
+const TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".split("");
+const HEX_CHARS = "0123456789abcdef".split("");
+
+/** How an echo can transform a piece of a header: what misconfigured proxies and debug pages do. */
+export const ECHO_TRANSFORMS = ["verbatim", "upper", "lower", "spaced", "dashed", "hex", "HEX", "base64", "base64url", "bearer-base64", "email-key-base64", "json"];
+
+/** Applies one echo transform to the piece of a credential it shows. @param {string} how @param {string} piece @param {string} email */
+export function echoForm(how, piece, email) {
+  switch (how) {
+    case "upper": return piece.toUpperCase();
+    case "lower": return piece.toLowerCase();
+    case "spaced": return piece.split("").join(" ");
+    case "dashed": return piece.split("").join("-");
+    case "hex": return Buffer.from(piece).toString("hex");
+    case "HEX": return Buffer.from(piece).toString("hex").toUpperCase();
+    case "base64": return Buffer.from(piece).toString("base64");
+    case "base64url": return Buffer.from(piece).toString("base64url");
+    case "bearer-base64": return Buffer.from(`Bearer ${piece}`).toString("base64");
+    case "email-key-base64": return Buffer.from(`${email}:${piece}`).toString("base64");
+    case "json": return JSON.stringify({ authorization: piece }).slice(1, -1);
+    default: return piece;
+  }
+}
+
+/** A credential, a piece of it (8 characters or more: a prefix, a suffix or the middle) and how it is echoed. */
+export const credentialEcho = fc
+  .record({
+    secret: fc.oneof(
+      fc.array(fc.constantFrom(...TOKEN_CHARS), { minLength: 20, maxLength: 60 }).map((a) => a.join("")),
+      fc.array(fc.constantFrom(...HEX_CHARS), { minLength: 37, maxLength: 37 }).map((a) => a.join("")),
+    ),
+    start: fc.nat(),
+    length: fc.integer({ min: 8, max: 80 }),
+    how: fc.constantFrom(...ECHO_TRANSFORMS),
+    before: fc.string({ maxLength: 40 }),
+    after: fc.string({ maxLength: 40 }),
+    email: fc.constantFrom("ops@shop.example", "jane.doe+cf@example.com"),
+  })
+  .map(({ secret, start, length, how, before, after, email }) => {
+    const len = Math.min(length, secret.length);
+    const from = start % (secret.length - len + 1);
+    const piece = secret.slice(from, from + len);
+    return { secret, piece, how, email, text: `${before}${echoForm(how, piece, email)}${after}` };
+  });
+
+// ---- input keys that are also Object.prototype members (issue 18 §1) -----------------------------------
+
+/** Every own property name of Object.prototype: all legal Terraform identifiers and map keys. */
+export const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+const SAFE_NAMES = ["main", "shop", "blog", "edge", "waf"];
+
+/**
+ * A small realistic tree whose every user-chosen name comes from a slot: resource labels (HCL and JSON),
+ * attribute names, map keys, the module name, for_each keys, state instance keys, zone ids, variable and
+ * output names. `prototypeTree` draws the slots mostly from PROTOTYPE_NAMES.
+ */
+export const prototypeTree = fc.record({
+  zoneLabel: fc.constantFrom(...PROTOTYPE_NAMES, ...SAFE_NAMES),
+  moduleName: fc.constantFrom(...PROTOTYPE_NAMES, ...SAFE_NAMES),
+  forEachKeys: fc.uniqueArray(fc.constantFrom(...PROTOTYPE_NAMES, ...SAFE_NAMES), { minLength: 1, maxLength: 3 }),
+  groupKeys: fc.uniqueArray(fc.constantFrom(...PROTOTYPE_NAMES, "de677e5818985db1285d0e80225f06e5"), { minLength: 1, maxLength: 3 }),
+  packageLabel: fc.constantFrom(...PROTOTYPE_NAMES),
+  groupLabel: fc.constantFrom(...PROTOTYPE_NAMES),
+  jsonRuleLabels: fc.uniqueArray(fc.constantFrom(...PROTOTYPE_NAMES, ...SAFE_NAMES), { minLength: 1, maxLength: 3 }),
+  extraAttribute: fc.constantFrom(...PROTOTYPE_NAMES),
+  variableName: fc.constantFrom(...PROTOTYPE_NAMES),
+  outputName: fc.constantFrom(...PROTOTYPE_NAMES),
+  literalZoneId: fc.constantFrom(...PROTOTYPE_NAMES, "0da42c8d2132a9ddaf714f9e7c920711"),
+  countKeyRule: fc.constantFrom(...PROTOTYPE_NAMES),
+  withState: fc.boolean(),
+});
+
+const ZONE_ID = "5f0d8a7b6c5d4e3f2a1b0c9d8e7f6a5b";
+const PROVIDER = 'provider["registry.terraform.io/cloudflare/cloudflare"]';
+
+/** The tree's files for one assignment of names (the same function renders the renamed twin). @param {any} n */
+export function renderPrototypeTree(n) {
+  const q = JSON.stringify;
+  const main = [
+    `variable "${n.variableName}" {\n  type    = map(string)\n  default = {\n${n.groupKeys.map((k) => `    ${q(k)} = "off"`).join("\n")}\n  }\n}`,
+    `locals {\n  zones = {\n${n.forEachKeys.map((k) => `    ${q(k)} = { zone_id = cloudflare_zone.${n.zoneLabel}.id }`).join("\n")}\n  }\n}`,
+    `resource "cloudflare_zone" "${n.zoneLabel}" {\n  zone = "example.com"\n  plan = "business"\n}`,
+    `module "${n.moduleName}" {\n  source   = "./modules/waf"\n  for_each = local.zones\n\n  zone_id     = each.value.zone_id\n  group_modes = var.${n.variableName}\n}`,
+    `output "${n.outputName}" {\n  value = cloudflare_zone.${n.zoneLabel}.id\n}`,
+  ].join("\n\n") + "\n";
+  const mod = [
+    `variable "zone_id" {\n  type = string\n}`,
+    `variable "group_modes" {\n  type = map(string)\n}`,
+    `resource "cloudflare_waf_package" "${n.packageLabel}" {\n  zone_id     = var.zone_id\n  package_id  = "c504870194831cd12c3fc0284f294abb"\n  sensitivity = "high"\n  ${n.extraAttribute} = "x"\n}`,
+    `resource "cloudflare_waf_group" "${n.groupLabel}" {\n  for_each = var.group_modes\n\n  zone_id  = var.zone_id\n  group_id = each.key\n  mode     = each.value\n}`,
+  ].join("\n\n") + "\n";
+  /** @type {Record<string, unknown>} */
+  const rules = Object.create(null);
+  n.jsonRuleLabels.forEach((/** @type {string} */ label, /** @type {number} */ i) => {
+    rules[label] = { zone_id: i === 0 ? n.literalZoneId : "${cloudflare_zone." + n.zoneLabel + ".id}", rule_id: String(100015 + i), mode: "block", [n.extraAttribute]: "y" };
+  });
+  const json = JSON.stringify({ resource: { cloudflare_waf_rule: rules } }, null, 2) + "\n";
+  const resources = [
+    { mode: "managed", type: "cloudflare_zone", name: n.zoneLabel, provider: PROVIDER, instances: [{ schema_version: 0, attributes: { id: ZONE_ID, zone: "example.com", plan: "business" } }] },
+    ...n.forEachKeys.flatMap((/** @type {string} */ k) => [
+      { module: `module.${n.moduleName}[${q(k)}]`, mode: "managed", type: "cloudflare_waf_package", name: n.packageLabel, provider: PROVIDER, instances: [{ schema_version: 0, attributes: { id: `p-${k}`, zone_id: ZONE_ID, package_id: "c504870194831cd12c3fc0284f294abb", sensitivity: "high", action_mode: "block" } }] },
+      { module: `module.${n.moduleName}[${q(k)}]`, mode: "managed", type: "cloudflare_waf_group", name: n.groupLabel, provider: PROVIDER, instances: n.groupKeys.map((/** @type {string} */ g) => ({ index_key: g, schema_version: 0, attributes: { id: `g-${k}-${g}`, zone_id: ZONE_ID, group_id: g, mode: "off" } })) },
+    ]),
+    ...n.jsonRuleLabels.map((/** @type {string} */ label, /** @type {number} */ i) => ({ mode: "managed", type: "cloudflare_waf_rule", name: label, provider: PROVIDER, instances: [{ schema_version: 0, attributes: { id: `r-${label}`, zone_id: i === 0 ? n.literalZoneId : ZONE_ID, rule_id: String(100015 + i), mode: "block" } }] })),
+    { mode: "managed", type: "cloudflare_waf_rule", name: "counted", provider: PROVIDER, instances: [{ index_key: n.countKeyRule, schema_version: 0, attributes: { id: "c1", zone_id: n.literalZoneId, rule_id: "100099", mode: "simulate" } }] },
+  ];
+  const state = JSON.stringify({ version: 4, terraform_version: "1.5.7", serial: 1, lineage: "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d", outputs: { [n.outputName]: { value: ZONE_ID, type: "string" } }, resources }, null, 2) + "\n";
+  return [
+    { file: "main.tf", text: main },
+    { file: "modules/waf/main.tf", text: mod },
+    { file: "rules.tf.json", text: json },
+    ...(n.withState ? [{ file: "terraform.tfstate", text: state }] : []),
+  ];
+}
+
+/** The same assignment with every prototype name replaced by a harmless one (`zz` + name). @param {any} n */
+export function renamedPrototypeTree(n) {
+  /** @param {unknown} v @returns {any} */
+  const map = (v) => (typeof v === "string" ? (PROTOTYPE_NAMES.includes(v) ? `zz${v}` : v) : Array.isArray(v) ? v.map(map) : v);
+  /** @type {any} */
+  const out = {};
+  for (const [k, v] of Object.entries(n)) out[k] = map(v);
+  return out;
+}

@@ -25,10 +25,12 @@ import * as g from "./generators.mjs";
  *   parseAddress: (s: string) => any;
  *   formatModulePath: (steps: any[]) => string;
  *   quoteHclString: (s: string) => string;
- *   pageRuleTargetToExpression: (target: string) => { expression: string };
+ *   pageRuleTargetToExpression: (target: string, opts?: { zoneName?: string | null; meter?: { steps: number } }) => { expression: string };
  *   evaluateExpression: (expr: string, req: { url: string }) => boolean;
  *   pageRuleMatches: (target: string, url: string) => boolean;
  *   loadWorkspace: (opts: any) => Promise<any>;
+ *   createSecretRedactor?: (input: { secrets: string[]; wholeOnly?: string[]; marker: string }) => (text: string) => string;
+ *   analyze?: (inv: any, opts: any) => any;
  * }} Impl
  * @typedef {{ file: string; text: string }} Fixture
  * @typedef {{ hcl: Fixture[]; json: Fixture[]; state: Fixture[]; trees: { name: string; files: Fixture[] }[] }} Fixtures
@@ -564,6 +566,88 @@ export const pageRuleExpression = {
   show: ([parts, url]) => ({ target: g.renderPattern(parts), url }),
 };
 
+/** Work allowed per character of a target (plus a constant): the translator makes a few passes, no more. */
+const PAGE_RULE_STEPS_PER_CHAR = 40;
+
+/** @type {Property} */
+export const pageRuleHostileTargets = {
+  name: "page-rule-untranslatable",
+  title: "Page Rule target of any shape: an expression or an UntranslatableTargetError with a fix, in linear work",
+  arbitrary: () => g.hostileTarget,
+  async run({ target, zoneName }, { impl }, stats) {
+    const meter = { steps: 0 };
+    let translated;
+    try {
+      translated = impl.pageRuleTargetToExpression(target, { zoneName, meter });
+    } catch (e) {
+      // Untranslatable input is a finding on the Page Rule (PAGE_RULE_TARGET_UNTRANSLATABLE): anything else is a crash.
+      if (/** @type {any} */ (e)?.name !== "UntranslatableTargetError") throw new Crash(`pageRuleTargetToExpression(${clip(JSON.stringify(target), 120)})`, e);
+      const err = /** @type {any} */ (e);
+      ensure(err.message.length > 0 && typeof err.hint === "string" && err.hint.length > 0, `refusal without a message or a fix: ${String(err.message)}`);
+      if (/[^\u0000-\u007f]/.test(target.split(/[/?]/, 1)[0] ?? "") && /not ASCII/.test(err.message) && !target.includes("*")) {
+        ensure(/xn--|punycode/.test(err.hint), `a non-ASCII host's fix names no punycode form: ${err.hint}`);
+      }
+      count(stats, "refused as untranslatable");
+    }
+    ensure(meter.steps <= PAGE_RULE_STEPS_PER_CHAR * (target.length + 64), `${meter.steps} steps for a ${target.length}-character target: not linear`);
+    if (!translated) return;
+    ensure(!translated.expression.includes("full_uri"), `whole-URL wildcard in ${clip(translated.expression)}`);
+    if (target.length < 400) {
+      await guarded(`evaluateExpression(${clip(JSON.stringify(translated.expression))})`, () => impl.evaluateExpression(translated.expression, { url: "https://shop.example.com/admin/x" }));
+    }
+    count(stats, target.length >= 1_000 ? "translated (long target)" : "translated");
+  },
+  show: (input) => ({ zoneName: input.zoneName, target: clip(input.target, 300), length: input.target.length }),
+};
+
+// ---- credential redaction -------------------------------------------------------------------------------
+
+/**
+ * What an independent reader could recover of a credential from a text: any 8-character run of it
+ * (ASCII case-insensitive, also with separators removed), 16 hex digits of it, or base64 of it at any
+ * alignment (10 characters that depend on the credential's bytes alone).
+ * @param {string} text @param {string} secret @returns {string | null}
+ */
+function credentialLeak(text, secret) {
+  const lower = text.toLowerCase();
+  const squeezed = lower.replace(/[^a-z0-9]+/g, "");
+  const s = secret.toLowerCase();
+  const sq = s.replace(/[^a-z0-9]+/g, "");
+  for (let i = 0; i + 8 <= s.length; i++) if (lower.includes(s.slice(i, i + 8))) return `run ${s.slice(i, i + 8)}`;
+  for (let i = 0; i + 8 <= sq.length; i++) if (squeezed.includes(sq.slice(i, i + 8))) return `spaced run ${sq.slice(i, i + 8)}`;
+  const hex = Buffer.from(secret).toString("hex");
+  for (let i = 0; i + 16 <= hex.length; i += 2) if (squeezed.includes(hex.slice(i, i + 16))) return `hex ${hex.slice(i, i + 16)}`;
+  for (let skip = 0; skip < 3; skip++) {
+    const bytes = Buffer.from(secret).subarray(skip);
+    for (const enc of [bytes.toString("base64"), bytes.toString("base64url")]) {
+      const core = enc.slice(0, Math.floor(bytes.length / 3) * 4);
+      for (let i = 0; i + 12 <= core.length; i += 4) if (text.includes(core.slice(i, i + 12))) return `base64 ${core.slice(i, i + 12)}`;
+    }
+  }
+  return null;
+}
+
+/** @type {Property} */
+export const credentialRedaction = {
+  name: "credential-echo",
+  title: "a credential echoed cut, re-cased, spaced, hex or base64 never survives the redactor",
+  arbitrary: () => g.credentialEcho,
+  async run({ secret, piece, how, email, text }, { impl }, stats) {
+    if (!impl.createSecretRedactor) return void count(stats, "no redactor in this build");
+    const redact = impl.createSecretRedactor({ secrets: [secret], wholeOnly: [email], marker: "[REDACTED]" });
+    const out = await guarded("redact", () => redact(text));
+    const leak = credentialLeak(out, secret);
+    ensure(leak === null, `${how} echo of ${JSON.stringify(piece)} leaks ${leak} in ${clip(JSON.stringify(out), 300)}`);
+    // A separated echo (`a b c`, `a-b-c`) is recognised by its letters and digits: with fewer than 8 of
+    // them (a piece full of the credential's own `-`/`_`) it is below the threshold, like a 7-character cut.
+    const separated = how === "spaced" || how === "dashed";
+    if (separated && piece.replace(/[^A-Za-z0-9]/g, "").length < 8) return void count(stats, `${how}: fewer than 8 letters and digits`);
+    ensure(out.includes("[REDACTED]"), `${how} echo of ${JSON.stringify(piece)} was not redacted at all`);
+    count(stats, `${how} redacted`);
+  },
+  show: (input) => input,
+};
+
 // ---- workspace pipeline ------------------------------------------------------------------------------------
 
 /** @param {Fixtures} fixtures */
@@ -637,8 +721,61 @@ export const workspacePipeline = {
   show: (input) => ({ tree: input.tree, fullParse: input.fullParse, files: input.files.filter((/** @type {any} */ f) => f.mutations.length).map((/** @type {any} */ f) => ({ file: f.file, mutations: f.mutations, text: clip(f.text, 800) })) }),
 };
 
+// ---- input keys that are Object.prototype members ---------------------------------------------------------
+
+/** Writes a tree to a temp dir, loads and analyzes it; returns what the user sees, names as written. @param {Impl} impl @param {{ file: string; text: string }[]} files */
+async function loadAndAnalyze(impl, files) {
+  const dir = await mkdtemp(path.join(tmpdir(), "cfwm-proto-"));
+  try {
+    for (const f of files) {
+      await mkdir(path.dirname(path.join(dir, f.file)), { recursive: true });
+      await writeFile(path.join(dir, f.file), f.text);
+    }
+    const statePaths = files.filter((f) => f.file.endsWith(".tfstate")).map((f) => f.file);
+    const ws = await guarded("loadWorkspace", () => impl.loadWorkspace({ paths: [dir], statePaths, cwd: dir, readStdin: async () => Buffer.alloc(0) }));
+    const analysis = await guarded("analyze", () => /** @type {any} */ (impl.analyze)(ws.domain, {
+      stateKnown: ws.stateKnown,
+      // Plain objects, as a library caller passes them: a zone id like `toString` must not find a member.
+      zonePlans: { "0da42c8d2132a9ddaf714f9e7c920711": "pro" },
+      rulesetIds: {},
+      configRulesets: {},
+      rulesetResourceNames: {},
+    }));
+    return {
+      errors: ws.errors.map((/** @type {any} */ e) => `${e.file}: ${e.message}`).sort(),
+      resources: ws.resources.map((/** @type {any} */ r) => `${r.address} config=${r.inConfig} state=${r.inState}`).sort(),
+      zones: analysis.zones
+        .flatMap((/** @type {any} */ z) => [`${z.zone.zoneId} plan=${z.zone.plan} rules=${z.zone.ruleset.rules.length}`, ...z.zone.stateRemovals.map((/** @type {string} */ a) => `${z.zone.zoneId} removes ${a}`)])
+        .sort(),
+      findings: analysis.findings.map((/** @type {any} */ f) => `${f.code} ${f.address} ${f.zoneId} ${f.file}:${f.line}`).sort(),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** @type {Property} */
+export const prototypeNames = {
+  name: "prototype-names",
+  title: "names like toString/constructor/__proto__ in labels, keys, modules, state and zone ids behave like any other name",
+  arbitrary: () => g.prototypeTree,
+  async run(names, { impl }, stats) {
+    if (!impl.analyze) return void count(stats, "no analyze in this build");
+    const got = await loadAndAnalyze(impl, g.renderPrototypeTree(names));
+    const twin = await loadAndAnalyze(impl, g.renderPrototypeTree(g.renamedPrototypeTree(names)));
+    // Back to the original names: `zz` + a prototype name only ever comes from the renaming.
+    const back = (/** @type {string} */ s) => s.replace(/zz(__defineGetter__|__defineSetter__|hasOwnProperty|__lookupGetter__|__lookupSetter__|isPrototypeOf|propertyIsEnumerable|toString|valueOf|__proto__|toLocaleString|constructor)/g, "$1");
+    for (const key of /** @type {const} */ (["errors", "resources", "zones", "findings"])) {
+      const expected = twin[key].map(back).sort();
+      ensure(isDeepStrictEqual(got[key], expected), `${key} differ from the renamed twin:\n  got      ${clip(JSON.stringify(got[key]), 600)}\n  expected ${clip(JSON.stringify(expected), 600)}`);
+    }
+    count(stats, names.withState ? "same as renamed twin (with state)" : "same as renamed twin (config only)");
+  },
+  show: (names) => names,
+};
+
 /** Every property, in report order. */
-export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, workspacePipeline];
+export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, credentialRedaction, prototypeNames, workspacePipeline];
 
 /**
  * Runs one property for `numRuns` cases with fast-check (shrinking a failure to a minimal input).

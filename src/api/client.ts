@@ -4,7 +4,7 @@
 
 import { credentialSecrets, readCredentials, resolveAuth, type AuthScheme, type Credentials, type Env } from "./auth.js";
 import { ApiConfigError, ApiError, type ApiErrorKind, type ApiMessage } from "./errors.js";
-import { createRedactor, type Redactor } from "./redact.js";
+import { credentialRedactor, type Redactor } from "./redact.js";
 import {
   backoffDelay,
   defaultSleep,
@@ -18,7 +18,6 @@ import {
 export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const USER_AGENT = "cf-waf-migrate";
-const SNIPPET_CHARS = 80;
 
 export type HttpMethod = "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
 
@@ -97,7 +96,7 @@ export class ApiClient {
 
   constructor(options: ApiClientOptions) {
     this.credentials = readCredentials(options.env);
-    this.redact = createRedactor(credentialSecrets(this.credentials));
+    this.redact = credentialRedactor(this.credentials);
     this.baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ApiConfigError(`timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -221,7 +220,7 @@ export class ApiClient {
       try {
         json = JSON.parse(res.text);
       } catch {
-        throw this.error("malformed", res.status, req, attempts, `${label}: HTTP ${res.status} with a body that is not valid JSON (${res.text.length} characters, starting ${this.snippet(res.text)})`);
+        throw this.error("malformed", res.status, req, attempts, `${label}: HTTP ${res.status} with a body that is not valid JSON (${res.text.length} characters, not shown)`);
       }
     }
     const envelope = asEnvelope(json);
@@ -230,7 +229,7 @@ export class ApiClient {
       let detail: string;
       if (envelope !== null && envelope.errors.length > 0) detail = formatMessages(envelope.errors);
       else if (json === undefined) detail = "empty body";
-      else if (envelope === null) detail = `body ${this.snippet(res.text)}`;
+      else if (envelope === null) detail = `a body that is not a Cloudflare API envelope (${res.text.length} characters, not shown)`;
       else detail = "the service gave no error details";
       let message = `${label} failed: HTTP ${res.status}${envelope !== null && ok ? " with success=false" : ""}: ${detail}`;
       if (res.status === 401 || res.status === 403) {
@@ -244,7 +243,7 @@ export class ApiClient {
     if (req.envelope === "optional") {
       return { status: res.status, result: (json ?? null) as T, messages: [], raw: json ?? null, attempts };
     }
-    const what = json === undefined ? "an empty body" : `JSON that is not a Cloudflare API envelope (no boolean "success"): ${this.snippet(res.text)}`;
+    const what = json === undefined ? "an empty body" : `JSON that is not a Cloudflare API envelope (no boolean "success"; ${res.text.length} characters, not shown)`;
     throw this.error("malformed", res.status, req, attempts, `${label}: HTTP ${res.status} with ${what}`);
   }
 
@@ -269,7 +268,7 @@ export class ApiClient {
         envelope,
       );
     }
-    const body = details === "" && res.text.trim() !== "" && envelope === null ? `; body ${this.snippet(res.text)}` : "";
+    const body = details === "" && res.text.trim() !== "" && envelope === null ? `; the body is not a Cloudflare API envelope (${res.text.length} characters, not shown)` : "";
     return this.error("server", res.status, req, attempts, `${label}: the Cloudflare API kept failing with HTTP ${res.status} (server error); ${tries}${details}${body}`, envelope);
   }
 
@@ -285,18 +284,9 @@ export class ApiClient {
     });
   }
 
-  /**
-   * The first characters of a body, quoted. Redacted before it is cut, so a secret that straddles the cut
-   * cannot leak its first half.
-   */
-  private snippet(text: string): string {
-    const clean = this.redact(text);
-    const head = clean.slice(0, SNIPPET_CHARS);
-    return JSON.stringify(head) + (clean.length > SNIPPET_CHARS ? "…" : "");
-  }
-
   private redactAll(list: ApiMessage[]): ApiMessage[] {
-    return list.map((m) => ({ code: m.code, message: this.redact(m.message) }));
+    // Capped after redaction, so a cut cannot leave half a credential unrecognised.
+    return list.slice(0, MAX_MESSAGES).map((m) => ({ code: m.code, message: capped(this.redact(m.message)) }));
   }
 }
 
@@ -364,8 +354,23 @@ function toMessages(value: unknown): ApiMessage[] {
   });
 }
 
+/**
+ * The envelope's entries as one line: code and message only, each message capped, at most MAX_MESSAGES.
+ * Nothing else of an error body is ever printed: a proxy that echoes request headers puts credentials there.
+ */
 export function formatMessages(list: ApiMessage[]): string {
-  return list.map((m) => (m.code === null ? m.message : `[${m.code}] ${m.message}`)).join("; ");
+  const shown = list.slice(0, MAX_MESSAGES).map((m) => (m.code === null ? capped(m.message) : `[${m.code}] ${capped(m.message)}`));
+  if (list.length > MAX_MESSAGES) shown.push(`and ${list.length - MAX_MESSAGES} more`);
+  return shown.join("; ");
+}
+
+/** Longest envelope message printed, in characters. */
+export const MAX_MESSAGE_CHARS = 300;
+/** Most envelope entries printed. */
+export const MAX_MESSAGES = 10;
+
+function capped(message: string): string {
+  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}… (${message.length} characters)` : message;
 }
 
 function pathOf(req: ApiRequest): string {

@@ -1,6 +1,10 @@
-// Secret redaction: every error message and log line of the API layer passes through a Redactor built from
-// the credential values in use, so a token, key or e-mail address never reaches stdout, stderr or an
-// error object, whatever the service (or a proxy in between) echoes back.
+// Secret redaction of the API layer: every error message, log line and written file of `api` passes through
+// a Redactor built from the credentials in use, so a token or key never reaches stdout, stderr, an error
+// object or a file, whatever the service (or a proxy in between) echoes back, and in whatever form
+// (upper-cased, cut, spaced out, hex, base64): see src/core/secret-redaction.ts, shared with the terraform
+// runner.
+import { createSecretRedactor, MIN_SECRET_CHARS } from "../core/secret-redaction.js";
+import type { Credentials } from "./auth.js";
 
 export const REDACTED = "[REDACTED]";
 
@@ -11,26 +15,17 @@ export type Redactor = (text: string) => string;
  * and replacing a 1–5 character string everywhere would corrupt the results the tool writes (a ruleset
  * saved for `plan --config-json`).
  */
-export const MIN_REDACTED_LENGTH = 6;
+export const MIN_REDACTED_LENGTH = MIN_SECRET_CHARS;
 
 /**
- * A function that replaces every occurrence of each secret in a text, including its URL-encoded and
- * JSON-escaped spellings. Longer secrets are replaced first so that a secret containing another one is
- * removed whole.
+ * Replaces each secret, and any run of 8 or more of its characters, in every spelling an echo produces.
+ * `wholeOnly` values (an e-mail address: identifying, not secret) are replaced only whole.
  */
-export function createRedactor(secrets: readonly (string | undefined | null)[]): Redactor {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (typeof secret !== "string" || secret.length < MIN_REDACTED_LENGTH) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponent(secret));
-    forms.add(JSON.stringify(secret).slice(1, -1));
-  }
-  const ordered = [...forms].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
-  if (ordered.length === 0) return (text) => text;
-  return (text: string) => {
-    let out = text;
-    for (const form of ordered) out = out.split(form).join(REDACTED);
-    return out;
-  };
+export function createRedactor(secrets: readonly (string | undefined | null)[], wholeOnly: readonly (string | undefined | null)[] = []): Redactor {
+  return createSecretRedactor({ secrets, wholeOnly, marker: REDACTED });
+}
+
+/** The redactor for a set of Cloudflare credentials: token and key are secrets, the e-mail is replaced whole. */
+export function credentialRedactor(creds: Credentials): Redactor {
+  return createRedactor([creds.token, creds.key], [creds.email]);
 }

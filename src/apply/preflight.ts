@@ -10,17 +10,19 @@ import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analy
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
-import type { ConfigResource } from "../terraform/config.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
-import { blockTargets, buildRemoval, isLegacyBlock, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
+import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
+import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { instancesOfResources, legacyResourceSet } from "../core/resource-match.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
+import type { VariableArgs } from "../terraform/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
+import { inputRecord } from "../core/null-proto.js";
 
-export { LEGACY_RESOURCE_TYPES } from "../terraform/legacy-removal.js";
+export { LEGACY_BLOCK_TYPES as LEGACY_RESOURCE_TYPES } from "../terraform/references/removal-set.js";
 export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 export interface PreflightInput {
@@ -36,6 +38,8 @@ export interface PreflightInput {
   /** --config-json ZONE_ID=FILE, files as given (resolved against cwd). */
   configJson: Record<string, string>;
   providerMajor?: 4 | 5;
+  /** `--var-file` / `--var`. */
+  variables?: VariableArgs;
 }
 
 export interface Preflight {
@@ -65,13 +69,14 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     statePaths: [fromPull ? "-" : input.stateFile!],
     cwd,
     readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
+    ...(input.variables ? { variables: input.variables } : {}),
   });
   const reasons = ws.errors.map((e) => {
     const file = fromPull && e.file === "<stdin>" ? `${cli.bin} state pull` : e.file;
     return `${file}${e.line !== null ? `:${e.line}${e.column !== null ? `:${e.column}` : ""}` : ""}: ${e.message}`;
   });
 
-  const configRulesets: Record<string, Ruleset> = {};
+  const configRulesets = inputRecord<Ruleset>();
   for (const [zone, file] of Object.entries(input.configJson)) {
     const res = await readServiceConfig(path.resolve(cwd, file), file);
     if (res.ok) configRulesets[zone] = res.ruleset;
@@ -91,7 +96,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const first = analyze(ws.domain, options);
   // A zone whose root module already has one entry point ruleset resource (copied from `plan --out-dir`'s
   // ruleset.tf, or cf-terraforming's) imports into that resource, whatever its name.
-  const names: Record<string, string> = {};
+  const names = inputRecord<string>();
   for (const z of first.zones) {
     const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
     if (own.length === 1) names[z.zone.zoneId] = own[0]!.ref.configAddress.slice("cloudflare_ruleset.".length);
@@ -163,12 +168,17 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
 
-  // Block edits, checked now: a refused edit stops the run before any state changes. A block may live
+  // Block edits, checked now: a refused edit stops the run before any state changes. The same set as the
+  // plan's step-6 patch: legacy blocks, and the outputs and locals that only expose them. A block may live
   // outside the root module (a module called with source = "../../"): its file is edited where it is.
-  const targets = blockTargets(ws.tree, isLegacyBlock);
-  const blocks: ConfigResource[] = targets.blocks;
-  const blockConfigAddresses = targets.configAddresses;
-  const removal = await buildRemoval(ws.base, blocks);
+  // State is matched on the legacy resources only (blockConfigAddresses): outputs and locals have no entries.
+  const removalSet = await legacyRemovalSet(ws);
+  const blockConfigAddresses = removalSet.blockConfigAddresses;
+  for (const f of removalSet.findings) {
+    reasons.push(`${referenceLine(f)} (LEGACY_REFERENCE: apply refuses while a kept expression refers to a legacy WAF block; edit it, then run apply again)`);
+  }
+  for (const e of removalSet.errors) reasons.push(`cannot read the input: ${e.file}${e.line !== null ? `:${e.line}` : ""}: ${e.message}`);
+  const removal = await buildRemoval(ws.base, removalSet.targets);
   for (const r of removal.refused) reasons.push(`${r.file}: its legacy blocks cannot be removed safely (${r.reason}). Rewrite or delete those blocks by hand (and run no \`terraform apply\` meanwhile), then run apply again`);
 
   if (reasons.length) throw new ApplyRefusedError(reasons);

@@ -4,6 +4,7 @@
 //
 // Without `yes` (dry run) only read-only commands run (version, state pull, state list, state rm
 // -dry-run) and no file is written; every step says what it would do.
+import type { VariableArgs } from "../terraform/tfvars.js";
 import path from "node:path";
 import type { ZonePlan } from "../core/model.js";
 import {
@@ -46,6 +47,8 @@ export interface ApplyOptions {
   /** --config-json ZONE_ID=FILE. */
   configJson?: Record<string, string>;
   providerMajor?: 4 | 5;
+  /** `--var-file` / `--var`: root variable values for what config alone knows. */
+  variables?: VariableArgs;
   /** Default process.cwd(). */
   cwd?: string;
   readStdin?: () => Promise<Buffer>;
@@ -107,6 +110,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       rulesetIds: options.rulesetIds ?? {},
       zonePlans: options.zonePlans ?? {},
       configJson: options.configJson ?? {},
+      ...(options.variables ? { variables: options.variables } : {}),
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };

@@ -2,6 +2,7 @@
 import type { Argv } from "yargs";
 import type { FailOn, ZonePlan } from "../core/model.js";
 import { CliError } from "./errors.js";
+import { inputRecord } from "../core/null-proto.js";
 
 export const FORMATS = ["text", "json", "markdown", "sarif", "junit", "shell"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -17,6 +18,24 @@ export interface CommonArgs {
   quiet: boolean;
   /** Hidden: read every file with hcl2json (the slow reference path the fast reader is tested against). */
   "full-parse"?: boolean;
+  /** `--var-file FILE` (repeatable): root variable values, after the roots' own tfvars files. */
+  "var-file"?: string[];
+  /** `--var NAME=VALUE` (repeatable): root variable values, after every --var-file. */
+  var?: string[];
+}
+
+/** `--var-file` / `--var`: what the commands that read configuration accept to evaluate it offline. */
+export const VAR_FILE_OPTION = {
+  name: "var-file",
+  spec: { type: "string", array: true, default: [] as string[], describe: "FILE of root variable values (.tfvars or .tfvars.json), after terraform.tfvars and *.auto.tfvars; repeatable" },
+} as const;
+export const VAR_OPTION = {
+  name: "var",
+  spec: { type: "string", array: true, default: [] as string[], describe: "NAME=VALUE: a root variable value, after every --var-file; repeatable" },
+} as const;
+
+export function variableArgs(argv: { "var-file"?: string[]; var?: string[] }): { varFiles: string[]; vars: string[] } {
+  return { varFiles: (argv["var-file"] ?? []).map(String), vars: (argv.var ?? []).map(String) };
 }
 
 export function withInputOptions<T>(y: Argv<T>) {
@@ -25,7 +44,9 @@ export function withInputOptions<T>(y: Argv<T>) {
     .option("state", { type: "string", array: true, default: [] as string[], describe: "state file (terraform.tfstate, `state pull` or `show -json` output); - reads stdin" })
     .option("zone-plan", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=enterprise|business|pro|free: the zone's plan when Terraform does not say" })
     .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" })
-    .option("full-parse", { type: "boolean", default: false, hidden: true, describe: "read every file with hcl2json (slow reference path)" });
+    .option("full-parse", { type: "boolean", default: false, hidden: true, describe: "read every file with hcl2json (slow reference path)" })
+    .option(VAR_FILE_OPTION.name, VAR_FILE_OPTION.spec)
+    .option(VAR_OPTION.name, VAR_OPTION.spec);
 }
 
 export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], failOnDefault: FailOn) {
@@ -43,7 +64,7 @@ export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], fai
 
 /** `ZONE_ID=VALUE` pairs (repeatable options). */
 export function parsePairs(values: string[], option: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = inputRecord<string>();
   for (const v of values) {
     const i = v.indexOf("=");
     if (i <= 0 || i === v.length - 1) throw new CliError(`--${option} expects ZONE_ID=VALUE, got ${JSON.stringify(v)}`);
@@ -56,7 +77,7 @@ const PLANS: ZonePlan[] = ["enterprise", "business", "pro", "free"];
 
 export function parseZonePlans(values: string[]): Record<string, ZonePlan> {
   const pairs = parsePairs(values, "zone-plan");
-  const out: Record<string, ZonePlan> = {};
+  const out = inputRecord<ZonePlan>();
   for (const [zone, plan] of Object.entries(pairs)) {
     const p = plan.toLowerCase() as ZonePlan;
     if (!PLANS.includes(p)) throw new CliError(`--zone-plan ${zone}=${plan}: the plan must be one of ${PLANS.join(", ")}`);

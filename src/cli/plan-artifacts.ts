@@ -12,7 +12,8 @@ import type { ExtractedRuleset } from "../terraform/cf-terraforming.js";
 import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
-import { blockTargets, buildRemoval, isLegacyBlock, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
+import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
+import { describeExposing, LEGACY_BLOCK_TYPES, legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { parseAddress } from "../core/address.js";
 import { patchPath } from "../core/patch-base.js";
 import { legacyResourceSet } from "../core/resource-match.js";
@@ -22,7 +23,6 @@ import { lockedVersions, type ProviderInfo } from "../terraform/providers.js";
 import type { Workspace } from "../terraform/workspace.js";
 import { CliError } from "./errors.js";
 
-const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
 export const ARTIFACTS = {
   ruleset: "ruleset.tf",
   imports: "imports.tf",
@@ -37,6 +37,8 @@ export const ARTIFACTS = {
 export interface AssembledPlan {
   steps: PlanStep[];
   findings: Finding[];
+  /** LEGACY_REFERENCE findings as one line each (`file:line: message`): migrate.sh refuses while one remains. */
+  legacyReferences: string[];
   errors: InputError[];
   /** Legacy resources and legacy data sources in state, as `terraform state list` prints them. */
   stateRemovals: string[];
@@ -71,11 +73,12 @@ export async function assemblePlan(input: {
   const { ws, analysis, providerMajor } = input;
   const errors: InputError[] = [];
 
-  // Blocks to delete: packages, groups, rules and legacy data sources in step 6; URI overrides in step 0.
-  const legacyTargets = blockTargets(ws.tree, isLegacyBlock);
-  const overrideTargets = blockTargets(ws.tree, (r) => r.mode === "managed" && r.type === "cloudflare_waf_override");
-  const overrides = await buildRemoval(ws.base, overrideTargets.blocks);
-  const legacy = await buildRemoval(ws.base, legacyTargets.blocks, new Map(overrides.edits.map((e) => [e.file, e.newText])));
+  // Blocks to delete: packages, groups, rules and legacy data sources, with the outputs and locals that only
+  // expose them, in step 6 (the same set apply removes); URI overrides (and what only exposes them) in step 0.
+  const removalSet = await legacyRemovalSet(ws);
+  const overrides = await buildRemoval(ws.base, [...removalSet.overrideBlocks, ...removalSet.overrideTargets]);
+  const legacy = await buildRemoval(ws.base, removalSet.targets, new Map(overrides.edits.map((e) => [e.file, e.newText])));
+  errors.push(...removalSet.errors.filter((e) => !ws.errors.some((w) => w.file === e.file && w.line === e.line && w.message === e.message)));
   for (const r of [...legacy.refused, ...overrides.refused]) errors.push({ file: r.file, line: null, column: null, message: `${r.reason}; delete its legacy blocks by hand` });
   // Both patches apply from one directory: the root module, or above it when a module outside it is edited.
   const base = patchBaseFor(ws.base, [...overrides.edits, ...legacy.edits]);
@@ -85,9 +88,9 @@ export async function assemblePlan(input: {
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
   // Step 5 and the step-6 guard work on resources: every instance state holds of these is removed first.
-  const legacyResources = legacyResourceSet(legacyTargets.configAddresses, [
+  const legacyResources = legacyResourceSet(removalSet.blockConfigAddresses, [
     ...stateRemovals,
-    ...ws.resources.filter((r) => r.inState && LEGACY_TYPES.has(r.type)).map((r) => r.address),
+    ...ws.resources.filter((r) => r.inState && LEGACY_BLOCK_TYPES.has(r.type)).map((r) => r.address),
   ]);
 
   const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
@@ -98,7 +101,7 @@ export async function assemblePlan(input: {
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
     const p = parseAddress(a);
-    return p.mode === "managed" && LEGACY_TYPES.has(p.type);
+    return p.mode === "managed" && LEGACY_BLOCK_TYPES.has(p.type);
   });
   const removedTf = removedBlocksOffered && removedFrom.length ? emitRemovedBlocks(removedFrom) : null;
 
@@ -109,6 +112,8 @@ export async function assemblePlan(input: {
     legacyBlockFiles: legacy.edits.map((e) => e.file),
     patchDir: base.fromRoot,
     legacyResources,
+    exposingRemovals: removalSet.exposing.map(describeExposing),
+    legacyReferences: removalSet.findings.map(referenceLine),
     providerMajor,
     removedBlocksOffered: removedTf !== null,
     rulesetFile: ARTIFACTS.ruleset,
@@ -125,13 +130,14 @@ export async function assemblePlan(input: {
     { file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" },
     ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
-    ...(overridesPatch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks; apply it, then `terraform apply` deletes them" }] : []),
-    ...(legacyPatch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks, nothing else" }] : []),
+    ...(overridesPatch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
+    ...(legacyPatch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
     { file: ARTIFACTS.report, purpose: "the JSON report with the plan (schemaVersion 1)" },
   ];
   return {
     steps,
-    findings: [],
+    findings: removalSet.findings,
+    legacyReferences: removalSet.findings.map(referenceLine),
     errors,
     stateRemovals,
     legacyResources,
@@ -174,15 +180,17 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
     ruleset: withoutComputedFields(z.zone.ruleset),
     providerMajor,
     todoComments: todo,
+    ruleTodos: z.rulesetTodos,
   });
 }
 
 /** `zone_id` keeps the user's expression where a root-module zone resource exists, else the literal id. */
 function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean } {
   const zr = z.inventory.zone;
-  if (zr?.ref.inConfig && !zr.ref.configAddress.startsWith("module.")) return { text: `${zr.ref.configAddress}.id`, placeholder: false };
+  // The instance address (`cloudflare_zone.z["shop"]`): a zone under count/for_each is referenced with its key.
+  if (zr?.ref.inConfig && !zr.ref.configAddress.startsWith("module.")) return { text: `${zr.ref.address}.id`, placeholder: false };
   if (isLiteralZoneId(z.zone.zoneId)) return { text: JSON.stringify(z.zone.zoneId), placeholder: false };
-  if (/^cloudflare_zone\.[\w-]+\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
+  if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
   return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
 }
 
@@ -208,7 +216,7 @@ function importsFile(zones: ZoneAnalysis[]): string {
       // evaluate; anything else (a module's var.zone_id) means nothing at the root: a placeholder to fill in.
       const zoneId = z.zone.zoneId;
       if (isLiteralZoneId(zoneId)) parts.push(emitImportBlock(i.to, i.id));
-      else if (/^cloudflare_zone\.[\w-]+\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
       else parts.push(`# ${zoneId} is only known inside its module: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
     }
   }
@@ -227,6 +235,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     version,
     zones,
     legacyResources: plan.legacyResources,
+    legacyReferences: plan.legacyReferences,
     patchDir: plan.patchDir,
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,

@@ -2,7 +2,7 @@
 // stderr for long scans and the hidden --full-parse escape hatch.
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
 import { readStdin } from "./io.js";
-import type { CommonArgs } from "./options.js";
+import { variableArgs, type CommonArgs } from "./options.js";
 import { ProgressBar } from "./progress.js";
 
 export async function loadCliWorkspace(argv: CommonArgs, cwd: string = process.cwd()): Promise<Workspace> {
@@ -14,6 +14,7 @@ export async function loadCliWorkspace(argv: CommonArgs, cwd: string = process.c
       cwd,
       readStdin,
       fullParse: argv["full-parse"] === true,
+      variables: variableArgs(argv),
       onProgress: (p) => bar.update(p),
     });
   } finally {

@@ -9,6 +9,7 @@ import {
   MAX_EXPRESSION_BYTES,
   MAX_FIREWALL_RULES_TO_MIGRATE,
   migrationModeFor,
+  pageRuleBecomesSkip,
   pageRuleTouchesWaf,
   phase1Eligibility,
   phase2Compatible,
@@ -34,10 +35,13 @@ import type {
   ZoneWafSetting,
 } from "./model.js";
 import { rulesetResourceName } from "./naming.js";
+import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
+import { inputRecord, ownValue } from "./null-proto.js";
+import { mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
 export interface DomainInventory {
@@ -82,6 +86,8 @@ export interface ZoneAnalysis {
   inventory: ZoneInventory;
   /** Lines a person must read about the generated ruleset (placeholders, approximations). */
   rulesetNotes: string[];
+  /** `# TODO` lines inside the generated ruleset's rules, by rule index (values unknown offline). */
+  rulesetTodos: Record<number, string[]>;
   /** Resource name of the generated `cloudflare_ruleset` in the root module. */
   rulesetResourceName: string;
   /** The ruleset id when known (`--ruleset-id`), else null. */
@@ -104,10 +110,10 @@ export interface AnalysisResult {
 export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {
   const zones = groupByZone(inv);
   // Two zones must never share a resource name (two unresolved `var.zone_id` zones, or look-alike names).
-  const names: Record<string, string> = {};
+  const names = inputRecord<string>();
   const taken = new Set<string>();
   for (const z of zones) {
-    const wanted = opts.rulesetResourceNames?.[z.zoneId] ?? rulesetResourceName(z.zoneId, z.zone?.name ?? null);
+    const wanted = ownValue(opts.rulesetResourceNames, z.zoneId) ?? rulesetResourceName(z.zoneId, z.zone?.name ?? null);
     let name = wanted;
     for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
     taken.add(name);
@@ -138,8 +144,9 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
   for (const g of inv.groups) get(g.ref.zoneId).groups.push(g);
   for (const r of inv.rules) get(r.ref.zoneId).rules.push(r);
   for (const o of inv.overrides) get(o.ref.zoneId).overrides.push(o);
-  for (const f of inv.firewallRules) if (isWafBypass(f)) get(f.ref.zoneId).firewallRules.push(f);
-  for (const p of inv.pageRules) if (pageRuleTouchesWaf(p)) get(p.ref.zoneId).pageRules.push(p);
+  // Rules whose settings are unknown offline but may bypass the WAF join their zone too: never treated as absent.
+  for (const f of inv.firewallRules) if (isWafBypass(f) || mayBypassWaf(f)) get(f.ref.zoneId).firewallRules.push(f);
+  for (const p of inv.pageRules) if (pageRuleTouchesWaf(p) || pageRuleMayTouchWaf(p)) get(p.ref.zoneId).pageRules.push(p);
 
   // Rulesets and zone resources only join zones that are already in the migration's scope.
   for (const rs of inv.rulesets) byZone.get(rs.ref.zoneId ?? UNKNOWN_ZONE)?.rulesets.push(rs);
@@ -189,7 +196,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const anchor = zoneAnchor(z);
   const at = { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null };
 
-  const plan: ZonePlan = opts.zonePlans?.[zoneId] ?? z.zone?.plan ?? "unknown";
+  const plan: ZonePlan = ownValue(opts.zonePlans, zoneId) ?? z.zone?.plan ?? "unknown";
   const compatible = phase2Compatible(z.overrides);
   const migrationMode = migrationModeFor(plan);
   const ctx: ClassifyContext = { owaspPackageIds: new Set(z.packages.map((p) => p.packageId).filter((x): x is string => !!x)) };
@@ -229,7 +236,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   // Legacy group and rule modes. With the service's configuration, managed modes are mapped exactly.
-  const serviceConfig = opts.configRulesets?.[zoneId] ?? null;
+  const serviceConfig = ownValue(opts.configRulesets, zoneId) ?? null;
   // The reader's kind already weighs the Terraform around the resource (readers/package-kind.ts).
   for (const g of z.groups) {
     const kind = g.kind !== "unknown" ? g.kind : classifyGroup(g, ctx);
@@ -241,7 +248,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   // Firewall rules that bypass the WAF, and their limits.
-  for (const fw of z.firewallRules) {
+  for (const fw of z.firewallRules.filter(isWafBypass)) {
     findings.push(
       finding(
         "FIREWALL_RULE_BYPASS_WAF",
@@ -262,19 +269,24 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  if (exceedsRuleLimit(z.firewallRules.length)) {
+  const unresolvedItems = [...z.packages, ...z.groups, ...z.rules, ...z.firewallRules, ...z.pageRules];
+  findings.push(...unresolvedFindings(unresolvedItems, zoneId));
+  const knownBypasses = z.firewallRules.filter(isWafBypass).length;
+  if (exceedsRuleLimit(knownBypasses)) {
     findings.push(
       finding(
         "FIREWALL_RULES_OVER_LIMIT",
-        `${z.firewallRules.length} firewall rules bypass the WAF in this zone, over the limit of ${MAX_FIREWALL_RULES_TO_MIGRATE}: the owner cannot migrate this zone, Cloudflare Support must`,
+        `${knownBypasses} firewall rules bypass the WAF in this zone, over the limit of ${MAX_FIREWALL_RULES_TO_MIGRATE}: the owner cannot migrate this zone, Cloudflare Support must`,
         at,
-        { count: z.firewallRules.length, limit: MAX_FIREWALL_RULES_TO_MIGRATE },
+        { count: knownBypasses, limit: MAX_FIREWALL_RULES_TO_MIGRATE },
       ),
     );
   }
 
   // Page Rules.
   for (const pr of z.pageRules) {
+    const untranslatable = pageRuleBecomesSkip(pr) ? untranslatableTargetFinding(pr, zoneId, z.zone?.name ?? null) : null;
+    if (untranslatable) findings.push(untranslatable);
     if (pr.disableSecurity) {
       findings.push(
         finding(
@@ -322,15 +334,16 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   const generated = serviceConfig
-    ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"] }
+    ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"], ruleTodos: {} }
     : buildRuleset(z);
   // The previous WAF's zone switch: with it off, the migration must not turn protection on.
   const wafSwitch = zoneWafSwitch(z.zoneWafSettings ?? []);
   findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));
   const switched = serviceConfig ? { ruleset: generated.ruleset, notes: [] } : applyZoneWafSwitch(generated.ruleset, wafSwitch);
-  const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes] };
-  const name = opts.rulesetResourceNames?.[zoneId] ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
-  const rulesetId = opts.rulesetIds?.[zoneId] ?? null;
+  // The switch only toggles `enabled`: rule indices, and so the TODOs placed by index, stay as generated.
+  const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes], ruleTodos: generated.ruleTodos };
+  const name = ownValue(opts.rulesetResourceNames, zoneId) ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
+  const rulesetId = ownValue(opts.rulesetIds, zoneId) ?? null;
   const providerMajor = opts.providerMajor ?? 4;
   const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);
   if (!rulesetId) {
@@ -348,7 +361,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   }
 
   const legacyRefs = [...z.packages, ...z.groups, ...z.rules].map((x) => x.ref);
-  const stateRemovals = legacyRefs.filter((r) => r.inState || (!opts.stateKnown && !r.instancesUnknown)).map((r) => r.address);
+  const stateRemovals = legacyRefs.filter((r) => r.inState || (!opts.stateKnown && !r.instancesUnknown && !r.noInstances)).map((r) => r.address);
   const unnamed = [...new Set(legacyRefs.filter((r) => !r.inState && r.instancesUnknown).map((r) => r.configAddress))];
   if (unnamed.length) {
     findings.push(
@@ -372,6 +385,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     imports: [{ to: `cloudflare_ruleset.${name}`, id: importId }],
     stateRemovals: [...new Set(stateRemovals)].sort(),
   };
+  const unresolved = zoneUnresolved(unresolvedItems);
+  if (unresolved.length) zone.unresolved = unresolved;
   // A resource that only state knows has no block: point at the zone's anchor so CI can show it on a line.
   for (const f of findings) {
     if (f.file === null && anchor) {
@@ -379,7 +394,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       f.line = anchor.line;
     }
   }
-  return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetResourceName: name, rulesetId };
+  return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetTodos: built.ruleTodos, rulesetResourceName: name, rulesetId };
 }
 
 function legacyDataSourceFinding(ds: ResourceRef): Finding {

@@ -64,12 +64,16 @@ export function phase1Eligibility(input: {
   const previousWafOff = (input.zoneWafSettings ?? []).some((s) => s.value === "off");
   for (const p of previousWafOff ? [] : input.packages) {
     if (p.kind === "cloudflare") continue;
+    if (p.unresolved?.some((u) => u.attribute === "sensitivity")) {
+      reasons.push(`the core rule set sensitivity of ${p.ref.address} is not known offline`);
+      continue;
+    }
     const sens = (p.sensitivity ?? "high").toLowerCase();
     if (sens !== "off") reasons.push(`core rule set is on (sensitivity ${sens}) in ${p.ref.address}`);
   }
-  const bypass = input.firewallRules.filter(isWafBypass);
+  const bypass = input.firewallRules.filter((r) => isWafBypass(r) || (r.unresolved?.length ?? 0) > 0);
   if (bypass.length > 0) reasons.push(`${bypass.length} firewall rule(s) bypass the WAF`);
-  const pages = input.pageRules.filter(pageRuleTouchesWaf);
+  const pages = input.pageRules.filter((r) => pageRuleTouchesWaf(r) || (r.unresolved?.length ?? 0) > 0);
   if (pages.length > 0) reasons.push(`${pages.length} Page Rule(s) set Disable Security or WAF On/Off`);
   if (input.overrides.length > 0) reasons.push(`${input.overrides.length} URI-based WAF override(s)`);
   return { eligible: reasons.length === 0, reasons };

@@ -32,7 +32,7 @@ export const FINDING_CODES = {
   MANAGED_RULESET_EXISTS: "info",
   /** A legacy WAF data source (`data.cloudflare_waf_*`), removed in provider 4.0 like the resources. */
   LEGACY_WAF_DATA_SOURCE: "warning",
-  /** A value the migration needs comes from an expression that only state can resolve. */
+  /** A value the migration needs is not known offline (severity per case: info for instance keys, warning for settings and possible bypasses; see core/unresolved.ts). */
   VALUE_UNRESOLVED: "info",
   /** A certificate's CA (or an uploaded certificate's issuer) comes from an expression or is not known. */
   CERT_CA_UNKNOWN: "warning",
@@ -42,6 +42,10 @@ export const FINDING_CODES = {
   FIREWALL_RULE_BYPASS_OTHER_PRODUCTS: "info",
   /** Two `http_request_firewall_managed` entry point rulesets for one zone: only one can exist. */
   DUPLICATE_ENTRY_POINT: "error",
+  /** A skip-rule Page Rule whose target cannot be expressed (non-ASCII host, whitespace, invalid port, …). */
+  PAGE_RULE_TARGET_UNTRANSLATABLE: "error",
+  /** A kept expression refers to a legacy block (or to an output/local removed with it): it would dangle after step 6. */
+  LEGACY_REFERENCE: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -57,16 +61,22 @@ export function tripsFailOn(s: Severity, failOn: FailOn): boolean {
   return failOn !== "never" && RANK[s] >= RANK[failOn];
 }
 
+/**
+ * A finding of `code`. Its severity is the code's (the table above) unless `severity` says otherwise: a
+ * code whose weight depends on what it is about (VALUE_UNRESOLVED: `info` for instance keys only state can
+ * name, `warning` for a possible WAF bypass or a ruleset setting) passes it; the table gives the default.
+ */
 export function finding(
   code: FindingCode,
   message: string,
   at: { ref?: ResourceRef | null; zoneId?: string | null; file?: string | null; line?: number | null },
   details?: Record<string, unknown>,
+  severity?: Severity,
 ): Finding {
   const ref = at.ref ?? null;
   const f: Finding = {
     code,
-    severity: FINDING_CODES[code],
+    severity: severity ?? FINDING_CODES[code],
     message,
     zoneId: at.zoneId !== undefined ? at.zoneId : (ref?.zoneId ?? null),
     address: ref?.address ?? null,

@@ -1,5 +1,8 @@
 // The domain model every layer speaks. The Terraform layer (HCL + state) and the API layer both produce
 // these shapes; core evaluates them; plan and render consume them. Nothing here does I/O.
+import type { UnresolvedAttribute } from "./tf-expr/body.js";
+
+export type { UnresolvedAttribute } from "./tf-expr/body.js";
 
 export type Severity = "error" | "warning" | "info";
 export type FailOn = Severity | "never";
@@ -49,6 +52,25 @@ export interface InventoryResource {
   attributes: Record<string, unknown>;
   /** The attributes as written in config, when config has the resource (`${…}` text for expressions). */
   configAttributes: Record<string, unknown> | null;
+  /**
+   * Config only: the attributes whose expressions could not be evaluated offline (their `${…}` text is kept
+   * in `attributes`), with the reason. Absent when everything was known, and for state instances.
+   */
+  unresolved?: UnresolvedAttribute[];
+  /** Config only: attributes that evaluate to a resource reference, with its address (`cloudflare_filter.f["a"].id`). */
+  references?: Record<string, string>;
+  /** Config only: count/for_each evaluated to zero instances (a legacy block that exists only as code). */
+  noInstances?: boolean;
+}
+
+/**
+ * A setting the migration needs whose expression could not be evaluated offline (config only; state values
+ * are always known): the attribute, the expression as written, and why.
+ */
+export interface UnresolvedSetting {
+  attribute: string;
+  expression: string;
+  reason: string;
 }
 
 /** A minimal reference to an inventory resource, used by domain objects and findings. */
@@ -63,6 +85,8 @@ export interface ResourceRef {
   inState: boolean;
   instancesUnknown?: boolean;
   mayHaveNoInstances?: boolean;
+  /** Config only: count/for_each is known to give no instance, so nothing of it is in state. */
+  noInstances?: boolean;
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -78,6 +102,8 @@ export interface LegacyWafPackage {
   /** `simulate` | `block` | `challenge`; provider default `challenge`. */
   actionMode: string | null;
   kind: LegacyPackageKind;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface LegacyWafGroup {
@@ -86,6 +112,8 @@ export interface LegacyWafGroup {
   packageId: string | null;
   mode: string | null;
   kind: LegacyPackageKind;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface LegacyWafRule {
@@ -95,6 +123,8 @@ export interface LegacyWafRule {
   groupId: string | null;
   mode: string | null;
   kind: LegacyPackageKind;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface LegacyWafOverride {
@@ -120,6 +150,8 @@ export interface FirewallRule {
   description: string | null;
   paused: boolean | null;
   priority: number | null;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface PageRule {
@@ -130,6 +162,8 @@ export interface PageRule {
   waf: string | null;
   status: string | null;
   priority: number | null;
+  /** Settings of this resource not known offline (absent when all are known). */
+  unresolved?: UnresolvedSetting[];
 }
 
 /** A `cloudflare_ruleset` already in config or state (only the parts the migration cares about). */
@@ -246,6 +280,19 @@ export interface ZoneReport {
   ruleset: Ruleset;
   imports: ImportEntry[];
   stateRemovals: string[];
+  /**
+   * Settings that decide this zone's migration (ruleset settings, possible WAF bypasses, the zone id) whose
+   * value is not known offline. Present only when non-empty: the generated ruleset then holds `# TODO`s
+   * in their place and the zone is not ready to migrate until they are supplied (--var-file, --var, --state).
+   */
+  unresolved?: ZoneUnresolved[];
+}
+
+/** One entry of `ZoneReport.unresolved`. */
+export interface ZoneUnresolved extends UnresolvedSetting {
+  address: string;
+  file: string | null;
+  line: number | null;
 }
 
 export interface PlanStep {
@@ -282,5 +329,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     inState: r.inState,
     ...(r.instancesUnknown ? { instancesUnknown: true } : {}),
     ...(r.mayHaveNoInstances ? { mayHaveNoInstances: true } : {}),
+    ...(r.noInstances ? { noInstances: true } : {}),
   };
 }

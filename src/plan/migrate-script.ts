@@ -3,6 +3,7 @@
 // changing state unless --yes; TF=tofu runs OpenTofu; a second run skips what the first one finished.
 //
 // What keeps it safe, in order:
+// - while an expression still refers to a legacy block (LEGACY_REFERENCE) it refuses at the very start;
 // - everything it could refuse is checked before step 3 changes anything: each file of each patch must
 //   apply (or, on a resumed run, be applied already), and no URI-based override may be left in state;
 // - step 5 works on resources, not instance strings: every line of a fresh `state list` whose resource
@@ -34,6 +35,11 @@ export interface ScriptInput {
   legacyPatch: ScriptPatch | null;
   /** The step-0 patch (URI-based overrides), which must already be applied; null when there is none. */
   overridesPatch: ScriptPatch | null;
+  /**
+   * LEGACY_REFERENCE findings, one line each: expressions that would dangle after step 6. While one
+   * remains the script refuses at the start, before step 3 changes anything.
+   */
+  legacyReferences?: string[];
 }
 
 /**
@@ -71,6 +77,15 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("# The patches' paths start at this directory (relative to the root module, where this script runs).");
   w(`PATCH_DIR=${shellQuote(input.patchDir)}`);
   w();
+  const refs = input.legacyReferences ?? [];
+  if (refs.length) {
+    // Refuse before anything changes: step 6 would leave these references dangling and step 7 could never pass.
+    w(`echo ${shellQuote(`migrate.sh: refusing to start: ${refs.length} expression(s) refer to legacy WAF blocks that step 6 deletes (LEGACY_REFERENCE):`)} >&2`);
+    for (const r of refs) w(`echo ${shellQuote(`  ${r}`)} >&2`);
+    w(`echo ${shellQuote("edit these references, run cf-waf-migrate plan --out-dir again, and run the new migrate.sh; nothing was changed")} >&2`);
+    w("exit 1");
+    w();
+  }
   w("fail() { echo \"migrate.sh: $*\" >&2; exit 1; }");
   w("confirm() {");
   w('  if [ "$YES" = 1 ]; then return 0; fi');
@@ -224,9 +239,15 @@ export function renderMigrateScript(input: ScriptInput): string {
 
   w('step "7: plan again, expecting no changes"');
   w("set +e");
-  w('"$TF" plan -detailed-exitcode -refresh=false');
+  w('PLAN_OUT="$("$TF" plan -detailed-exitcode -refresh=false)"');
   w("rc=$?");
   w("set -e");
+  w('printf "%s\\n" "$PLAN_OUT"');
+  // Outputs removed with the legacy blocks change the root outputs and nothing else (no `Plan:` line).
+  w('if [ "$rc" = 2 ] && grep -qF "without changing any real infrastructure" <<<"$PLAN_OUT" && ! grep -qE "^Plan: [0-9]+ to " <<<"$PLAN_OUT"; then');
+  w('  echo "done: no resource changes; only root outputs change (outputs that exposed legacy blocks were removed): $TF apply -refresh=false saves that to the state without changing anything in Cloudflare"');
+  w("  exit 0");
+  w("fi");
   w('case "$rc" in');
   w('  0) echo "done: no pending changes" ;;');
   w('  2) echo "migrate.sh: the plan still shows changes: review them before applying anything" >&2; exit 2 ;;');

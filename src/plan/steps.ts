@@ -24,6 +24,10 @@ export interface PlanInput {
   patchDir: string;
   /** Legacy resources (instance keys dropped) whose every instance in state step 5 removes. */
   legacyResources: string[];
+  /** Outputs and locals the patch removes with the legacy blocks (they only expose them), one line each. */
+  exposingRemovals?: string[];
+  /** LEGACY_REFERENCE findings, one line each: references to edit by hand before step 6. */
+  legacyReferences?: string[];
   providerMajor: 4 | 5;
   /** `removed {}` blocks are offered only while the lock pins a provider with the legacy schema and TF >= 1.7. */
   removedBlocksOffered: boolean;
@@ -51,7 +55,7 @@ export function buildPlanSteps(input: PlanInput): PlanStep[] {
     step4Plan(),
     step5StateRemoval(input),
     step6DeleteBlocks(input),
-    step7Verify(),
+    step7Verify(input),
   ];
 }
 
@@ -177,6 +181,8 @@ function step6DeleteBlocks(input: PlanInput): PlanStep {
     input.legacyBlockFiles.length
       ? `the patch removes exactly the legacy blocks (and their leading comments) from: ${input.legacyBlockFiles.join(", ")}`
       : "no legacy block in the configuration",
+    ...(input.exposingRemovals ?? []).map((e) => `also removed, since its only job is to expose a legacy block: ${e}`),
+    ...(input.legacyReferences ?? []).map((r) => `LEGACY_REFERENCE (edit by hand before step 6; apply and migrate.sh refuse until then): ${r}`),
     "never before step 5: with the state entries still there, terraform would \"destroy\" the blocks, which resets the live previous WAF instead of deleting anything",
     "first check that `terraform state list` shows no instance of the resources listed in step 5",
   ];
@@ -199,12 +205,18 @@ export function gitApplyCommand(patchDir: string, patchFile: string): string {
   return patchDir === "." ? `git apply ${patchFile}` : `git -C ${shellQuote(patchDir)} apply "$PWD"/${shellQuote(patchFile)}`;
 }
 
-function step7Verify(): PlanStep {
+function step7Verify(input: PlanInput): PlanStep {
+  const notes = ["exit code 0 means no changes; 2 means something still differs: review it before applying anything"];
+  if ((input.exposingRemovals ?? []).some((e) => e.includes(': output "'))) {
+    notes.push(
+      `step 6 removes outputs: where a root module output goes, the plan exits 2 with "Changes to Outputs" only and no "Plan:" line; that changes nothing in Cloudflare, and \`${TF} apply -refresh=false\` saves it to the state (migrate.sh and apply accept exactly that case)`,
+    );
+  }
   return {
     number: 7,
     title: "Plan again: no pending changes",
     commands: [`${TF} plan -detailed-exitcode -refresh=false`],
-    notes: ["exit code 0 means no changes; 2 means something still differs: review it before applying anything"],
+    notes,
   };
 }
 

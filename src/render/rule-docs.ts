@@ -149,8 +149,8 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: "legacy WAF resources",
   },
   VALUE_UNRESOLVED: {
-    short: "A value the migration needs comes from an expression only state can resolve.",
-    full: "Pass the state (--state) so the value is known, or check the generated output by hand.",
+    short: "A value the migration needs is not known offline (a variable nobody sets, a data source, instance keys only state names).",
+    full: "The value is reported, never defaulted: the generated ruleset has a TODO in its place, and a firewall rule or Page Rule that may bypass the WAF becomes a disabled skip rule. Supply it with --var-file FILE or --var NAME=VALUE, or pass the state (--state), and run again.",
     check: "unresolved values",
   },
   CERT_CA_UNKNOWN: {
@@ -172,6 +172,16 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     short: "Two http_request_firewall_managed entry point rulesets for one zone.",
     full: "A zone has exactly one entry point ruleset per phase: two cloudflare_ruleset resources for it fail to apply or overwrite each other. Keep one (merge the rules into it) and remove the other from the configuration and state.",
     check: "existing rulesets",
+  },
+  PAGE_RULE_TARGET_UNTRANSLATABLE: {
+    short: "A Page Rule target cannot become a skip rule expression.",
+    full: "The Page Rule's target has a non-ASCII host (use its punycode xn-- form), whitespace, an invalid port or another shape a URL pattern cannot have: no skip rule is generated for it, and the zone is not ready to migrate until the target is fixed.",
+    check: "page rules",
+  },
+  LEGACY_REFERENCE: {
+    short: "A kept expression refers to a legacy WAF block that step 6 deletes.",
+    full: "An argument, depends_on, module call argument, or an output or local that also uses other values refers to a legacy WAF resource or data source (or to an output or local that only exposes one). Deleting the legacy blocks would leave the reference dangling and terraform validate would fail: remove the reference, or point it at the new cloudflare_ruleset, before step 6.",
+    check: "references",
   },
 };
 

@@ -9,6 +9,7 @@ import { mayHoldCloudflare } from "./hcl/prefilter.js";
 import { isRelevant } from "./inventory.js";
 import type { HclJudge } from "./parse-pool/pool.js";
 import { literalString } from "./values.js";
+import { inputRecord } from "../core/null-proto.js";
 
 export interface ConfigResource {
   mode: "managed" | "data";
@@ -112,7 +113,7 @@ function selectModules(type: string): boolean {
 }
 
 export async function loadModuleDir(dir: string, files: string[], opts: LoadOptions): Promise<ModuleDir> {
-  const mod: ModuleDir = { dir, resources: [], moduleCalls: [], terraformBlocks: [], variables: {}, locals: {}, errors: [] };
+  const mod: ModuleDir = { dir, resources: [], moduleCalls: [], terraformBlocks: [], variables: inputRecord(), locals: inputRecord(), errors: [] };
   const requested = opts.mode ?? "full";
   // Read the directory's files together (they are small), so the mode can depend on all of them.
   const texts = await Promise.all(
@@ -293,7 +294,7 @@ function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i:
 
   for (const [name, bodies] of Object.entries(objectOf(f.body.variable))) {
     const body = objectOf(listOf(bodies)[0]);
-    mod.variables[name] = "default" in body ? { default: body.default } : {};
+    mod.variables[name] = Object.hasOwn(body, "default") ? { default: body.default } : {};
   }
   for (const l of listOf(f.body.locals)) Object.assign(mod.locals, objectOf(l));
 }
@@ -303,7 +304,7 @@ function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i:
  * labels were expected. Such shapes are skipped (Terraform itself rejects them) rather than crash.
  */
 function objectOf(v: unknown): Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : inputRecord();
 }
 
 function listOf(v: unknown): unknown[] {

@@ -32,6 +32,8 @@ export interface EmitRulesetOptions {
   providerMajor: ProviderMajor;
   /** Each entry becomes `# TODO: <text>` above the resource (multi-line entries become several comments). */
   todoComments?: string[];
+  /** `# TODO: <text>` lines inside a rule, by the rule's index: where a value unknown offline would go. */
+  ruleTodos?: Record<number, string[]>;
 }
 
 /** Raised when the emitter is given something it cannot turn into valid HCL. */
@@ -123,8 +125,8 @@ function actionParamAttrs(ap: RuleActionParameters): Attr[] {
 }
 
 // Provider 4: nested blocks.
-function rulesV4(rule: RulesetRule): string[] {
-  const out = ["rules {", ...attrLines(ruleAttrs(rule))];
+function rulesV4(rule: RulesetRule, todos?: string[]): string[] {
+  const out = ["rules {", ...todoLines(todos), ...attrLines(ruleAttrs(rule))];
   const ap = rule.action_parameters;
   if (ap) {
     const apAttrs = actionParamAttrs(ap);
@@ -155,8 +157,8 @@ function objectList(name: string, items: Attr[][]): string[] {
   return out;
 }
 
-function ruleV5(rule: RulesetRule, last: boolean): string[] {
-  const out = ["{", ...attrLines(ruleAttrs(rule))];
+function ruleV5(rule: RulesetRule, last: boolean, todos?: string[]): string[] {
+  const out = ["{", ...todoLines(todos), ...attrLines(ruleAttrs(rule))];
   const ap = rule.action_parameters;
   if (ap) {
     const apAttrs = actionParamAttrs(ap);
@@ -263,10 +265,10 @@ export function rulesetHclLines(opts: EmitRulesetOptions): string[] {
     ]),
   );
   if (providerMajor === 4) {
-    for (const rule of ruleset.rules) lines.push("", ...rulesV4(rule));
+    ruleset.rules.forEach((rule, i) => lines.push("", ...rulesV4(rule, opts.ruleTodos?.[i])));
   } else {
     lines.push("", "rules = [");
-    ruleset.rules.forEach((rule, i) => lines.push(...ruleV5(rule, i === ruleset.rules.length - 1)));
+    ruleset.rules.forEach((rule, i) => lines.push(...ruleV5(rule, i === ruleset.rules.length - 1, opts.ruleTodos?.[i])));
     lines.push("]");
   }
   lines.push("}");
@@ -283,7 +285,12 @@ export function emitImportBlock(to: string, id: string, opts: { interpolate?: st
   let literal = hclString(id);
   // `interpolate`: a reference (`cloudflare_zone.shop.id`) whose `${…}` in the id is meant to be evaluated
   // by the import block; every other `${` stays escaped as literal text.
-  if (opts.interpolate) literal = literal.split("$${" + opts.interpolate + "}").join("${" + opts.interpolate + "}");
+  // A keyed reference (`cloudflare_zone.z["shop"].id`) was quoted with escaped quotes: inside `${…}` they are
+  // plain quotes again.
+  if (opts.interpolate) {
+    const quoted = hclString(opts.interpolate).slice(1, -1).replace(/\$\$\{/g, "${");
+    literal = literal.split("$${" + quoted + "}").join("${" + opts.interpolate + "}");
+  }
   return `import {\n  to = ${to.trim()}\n  id = ${literal}\n}\n`;
 }
 

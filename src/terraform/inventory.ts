@@ -3,7 +3,9 @@
 import type { InventoryResource } from "../core/model.js";
 import type { ConfigResource } from "./config.js";
 import type { ConfigTree, ModuleNode } from "./modules.js";
-import { resolveValue } from "./resolve.js";
+import { resolveBody } from "../core/tf-expr/body.js";
+import { Unknown } from "../core/tf-expr/values.js";
+import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, type ModuleInstance } from "./resolve.js";
 import type { StateInstance, StateRead } from "./state.js";
 import { expressionText, literalString } from "./values.js";
 
@@ -45,7 +47,8 @@ export function configAddressFor(node: ModuleNode, r: { mode: "managed" | "data"
   return node.path ? `${node.path}.${local}` : local;
 }
 
-export function buildInventory(tree: ConfigTree, states: StateRead[]): InventoryResource[] {
+export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: EvaluationContext): InventoryResource[] {
+  const evaluation = ctx ?? new EvaluationContext(tree.roots, tree.nodes, () => ({}), (abs) => abs);
   const config = new Map<string, ConfigEntry>();
   for (const node of tree.nodes) {
     for (const r of node.dir.resources) {
@@ -57,6 +60,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
   }
 
   const stateByConfig = new Map<string, StateInstance[]>();
+  const stateByAddress = new Map<string, StateInstance>();
   const allInstances: StateInstance[] = [];
   for (const s of states) {
     for (const inst of s.instances) {
@@ -65,9 +69,11 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
       const list = stateByConfig.get(inst.configAddress) ?? [];
       list.push(inst);
       stateByConfig.set(inst.configAddress, list);
+      if (!stateByAddress.has(inst.address)) stateByAddress.set(inst.address, inst);
     }
   }
   const stateLookup = (configAddress: string) => stateByConfig.get(configAddress) ?? [];
+  const zones: ZoneLookup = { stateByAddress, stateLookup };
 
   const out: InventoryResource[] = [];
   const seenAddresses = new Set<string>();
@@ -86,7 +92,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
       module: inst.module,
       file: entry?.resource.file ?? remote?.file ?? null,
       line: entry?.resource.line ?? remote?.line ?? null,
-      zoneId: stateZoneId(inst) ?? (entry ? configZoneId(entry, stateLookup) : null),
+      zoneId: stateZoneId(inst) ?? (entry ? configZoneId(entry, evaluation, zones) : null),
       zoneIdExpression,
       inConfig: entry !== null,
       inState: true,
@@ -96,27 +102,79 @@ export function buildInventory(tree: ConfigTree, states: StateRead[]): Inventory
   }
   for (const entry of config.values()) {
     if (stateByConfig.has(entry.configAddress)) continue;
-    const r = entry.resource;
-    out.push({
-      address: entry.configAddress,
-      configAddress: entry.configAddress,
-      type: r.type,
-      name: r.name,
-      module: entry.node.path,
-      file: r.file,
-      line: r.line,
-      zoneId: configZoneId(entry, stateLookup),
-      zoneIdExpression: zoneExpressionOf(r.body),
-      inConfig: true,
-      inState: false,
-      ...(underMultiInstanceModule(entry.node) ? { instancesUnknown: true } : {}),
-      ...(underMultiInstanceModule(entry.node) || "count" in r.body || "for_each" in r.body ? { mayHaveNoInstances: true } : {}),
-      attributes: r.body,
-      configAttributes: r.body,
-    });
+    out.push(...configInstances(entry, evaluation, zones));
   }
   return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
+
+interface ZoneLookup {
+  stateByAddress: Map<string, StateInstance>;
+  stateLookup: (configAddress: string) => StateInstance[];
+}
+
+/** Arguments that are not attributes of the resource (or that only make sense per instance at apply). */
+const NOT_ATTRIBUTES = new Set(["count", "for_each", "depends_on", "lifecycle", "provider", "provisioner", "connection", "dynamic"]);
+
+/**
+ * The instances a configuration-only resource has: one per module instance and per `count`/`for_each` key
+ * when they are known offline (addressed as `terraform state list` would print them), each with its
+ * attributes evaluated; otherwise one entry at the configuration address, as before evaluation existed.
+ */
+function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: ZoneLookup): InventoryResource[] {
+  const r = entry.resource;
+  const local = `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+  const multi = "count" in r.body || "for_each" in r.body;
+  const out: InventoryResource[] = [];
+  const one = (address: string, mi: ModuleInstance, binding: InstanceBinding, flags: Partial<InventoryResource>): InventoryResource => {
+    const { attributes, unresolved, references } = resolveBody(r.body, ctx.scope(mi, binding), NOT_ATTRIBUTES);
+    return {
+      address,
+      configAddress: entry.configAddress,
+      type: r.type,
+      name: r.name,
+      module: mi.path,
+      file: r.file,
+      line: r.line,
+      zoneId: instanceZoneId(r.type, address, attributes, references, zones) ?? configZoneId(entry, ctx, zones, mi, binding),
+      zoneIdExpression: zoneExpressionOf(r.body),
+      inConfig: true,
+      inState: false,
+      ...flags,
+      attributes,
+      configAttributes: r.body,
+      ...(unresolved.length ? { unresolved } : {}),
+      ...(Object.keys(references).length ? { references: { ...references } } : {}),
+    };
+  };
+  const instances = ctx.moduleInstances(entry.node);
+  for (const mi of instances) {
+    const exp = mi.keysKnown ? ctx.expand(r.body.count, r.body.for_each, mi) : { instances: null };
+    if (!exp.instances) {
+      // Keys unknown: one entry at the configuration address (no removal command can name the instances).
+      const unknown = new Unknown(`the instances of ${local} are not known offline${exp.reason ? ` (${exp.reason})` : ""}`);
+      const binding: InstanceBinding = "for_each" in r.body ? { each: { key: unknown, value: unknown } } : "count" in r.body ? { count: unknown } : {};
+      out.push(
+        one(entry.configAddress, mi, binding, {
+          ...(!mi.keysKnown ? { instancesUnknown: true } : {}),
+          ...(!mi.keysKnown || multi ? { mayHaveNoInstances: true } : {}),
+        }),
+      );
+      break;
+    }
+    const base = mi.path ? `${mi.path}.${local}` : local;
+    for (const i of exp.instances) {
+      out.push(one(base + keySuffix(i.key), mi, i.binding, multi || mi.path !== entry.node.path ? { mayHaveNoInstances: true } : {}));
+    }
+  }
+  // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove.
+  if (out.length === 0 && LEGACY_TYPES.has(r.type)) {
+    const mi = instances[0];
+    if (mi) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
+  }
+  return out;
+}
+
+const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
 
 function stateZoneId(inst: StateInstance): string | null {
   // A zone's own id is its zone id; everything else carries zone_id.
@@ -130,8 +188,36 @@ function zoneExpressionOf(body: Record<string, unknown>): string | null {
   return expressionText(v) ?? (typeof v === "string" ? JSON.stringify(v) : null);
 }
 
-/** The literal zone id, or what light evaluation resolves, or the expression text. */
-function configZoneId(entry: ConfigEntry, stateLookup: (configAddress: string) => StateInstance[]): string | null {
+/**
+ * The zone of one evaluated instance: a literal id; or, for a reference to a zone resource, its id in state,
+ * else the reference itself (`cloudflare_zone.z["shop"].id`), which names the same zone wherever it is
+ * written; a zone resource is known by its own reference. null when the value is not known offline.
+ */
+function instanceZoneId(type: string, address: string, attributes: Record<string, unknown>, references: Record<string, string>, zones: ZoneLookup): string | null {
+  if (type === "cloudflare_zone") return `${address}.id`;
+  const key = "zone_id" in attributes ? "zone_id" : "zone" in attributes ? "zone" : null;
+  if (key === null) return null;
+  const lit = literalString(attributes[key]);
+  if (lit !== null) return lit;
+  const ref = references[key];
+  return ref ? zoneOfReference(ref, zones) : null;
+}
+
+/** `cloudflare_zone.z["a"].id` → the id state holds for that instance, else the reference. */
+function zoneOfReference(ref: string, zones: ZoneLookup): string {
+  const m = /^(.*)\.id$/.exec(ref);
+  if (m) {
+    const inst = zones.stateByAddress.get(m[1]!);
+    if (inst && typeof inst.attributes.id === "string" && inst.attributes.id !== "") return inst.attributes.id;
+    // An unkeyed reference to a resource state holds once (as before evaluation existed).
+    const only = zones.stateLookup(m[1]!);
+    if (only.length === 1 && typeof only[0]!.attributes.id === "string") return only[0]!.attributes.id;
+  }
+  return ref;
+}
+
+/** The literal zone id, or what evaluation resolves, or the expression text. */
+function configZoneId(entry: ConfigEntry, ctx: EvaluationContext, zones: ZoneLookup, at?: ModuleInstance, binding: InstanceBinding = {}): string | null {
   const body = entry.resource.body;
   // A zone not yet in state is known by the reference other resources use for it.
   if (entry.resource.type === "cloudflare_zone") return `${entry.configAddress}.id`;
@@ -140,15 +226,10 @@ function configZoneId(entry: ConfigEntry, stateLookup: (configAddress: string) =
   if (v === undefined) return null;
   const lit = literalString(v);
   if (lit !== null) return lit;
-  const resolved = resolveValue(v, entry.node, stateLookup);
-  if (resolved) return "literal" in resolved ? resolved.literal : resolved.reference;
-  return expressionText(v) ?? (typeof v === "string" ? v : null);
-}
-
-/** Instance keys of a config-only resource are unknowable when an enclosing module has count/for_each. */
-function underMultiInstanceModule(node: ModuleNode): boolean {
-  for (let n: ModuleNode | null = node; n; n = n.parent) {
-    if (n.call && (n.call.count !== undefined || n.call.forEach !== undefined)) return true;
+  const mi = at ?? ctx.moduleInstances(entry.node)[0];
+  if (mi) {
+    const resolved = stringOrReference(ctx.value(v, mi, binding));
+    if (resolved) return "literal" in resolved ? resolved.literal : zoneOfReference(resolved.reference, zones);
   }
-  return false;
+  return expressionText(v) ?? (typeof v === "string" ? v : null);
 }

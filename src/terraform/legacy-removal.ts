@@ -1,50 +1,17 @@
-// The step-6 edit: remove exactly the legacy blocks from the configuration files, every other byte kept,
-// as a unified diff (`git apply`-able) plus the edited texts. A file that cannot be edited safely is
+// The step-6 edit: remove exactly the legacy blocks from the configuration files (and the outputs and
+// single locals that only expose them, references/removal-set.ts), every other byte kept, as a unified
+// diff (`git apply`-able) plus the edited texts. A file that cannot be edited safely is
 // refused with its reason; the plan still lists the blocks so a person can delete them by hand.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { unifiedDiff } from "../core/unified-diff.js";
 import { patchBase, patchPath, type PatchBase } from "../core/patch-base.js";
 import type { ConfigResource } from "./config.js";
-import { removeBlocks, UnsafeEditError } from "./edit/remove-blocks.js";
-import { configAddressFor, LEGACY_DATA_SOURCES } from "./inventory.js";
-import type { ConfigTree } from "./modules.js";
+import { AttributeRemovalError, removeLocals } from "./edit/remove-attributes.js";
+import { removeBlocks, UnsafeEditError, type BlockTarget } from "./edit/remove-blocks.js";
 
-/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
-export const LEGACY_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
-
-/** A block step 6 deletes: a legacy package, group or rule, or a legacy data source. */
-export function isLegacyBlock(r: Pick<ConfigResource, "mode" | "type">): boolean {
-  return (r.mode === "managed" && LEGACY_RESOURCE_TYPES.has(r.type)) || (r.mode === "data" && LEGACY_DATA_SOURCES.has(r.type));
-}
-
-export interface BlockTargets {
-  /** Each block once (a module called twice has one block in one file). */
-  blocks: ConfigResource[];
-  /**
-   * The resources those blocks are, with their module paths and without instance keys, one per module
-   * call path that instantiates the file (`module.waf.cloudflare_waf_group.g`): what state is checked for.
-   */
-  configAddresses: string[];
-}
-
-/** The blocks of the configuration tree that `keep` selects, and the resources they declare. */
-export function blockTargets(tree: ConfigTree, keep: (r: ConfigResource) => boolean): BlockTargets {
-  const seen = new Set<string>();
-  const blocks: ConfigResource[] = [];
-  const configAddresses = new Set<string>();
-  for (const node of tree.nodes) {
-    for (const r of node.dir.resources) {
-      if (!keep(r)) continue;
-      configAddresses.add(configAddressFor(node, r));
-      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      blocks.push(r);
-    }
-  }
-  return { blocks, configAddresses: [...configAddresses].sort() };
-}
+/** A resource or data source block, an `output` block, or one attribute of a `locals` block. */
+export type RemovalTarget = ConfigResource | { kind: "output" | "local"; file: string; name: string };
 
 /** The edits as one patch whose paths are relative to `base` (see plan/patch-base.ts). */
 export function renderPatch(edits: readonly FileEdit[], base: PatchBase): string {
@@ -79,14 +46,22 @@ export interface RemovalResult {
  * `startTexts` holds files as an earlier patch leaves them (the step-0 override removal), so a second
  * patch applies on top of the first.
  */
-export async function buildRemoval(base: string, blocks: ConfigResource[], startTexts: Map<string, string> = new Map()): Promise<RemovalResult> {
-  const byFile = new Map<string, ConfigResource[]>();
+export async function buildRemoval(base: string, blocks: RemovalTarget[], startTexts: Map<string, string> = new Map()): Promise<RemovalResult> {
+  const byFile = new Map<string, RemovalTarget[]>();
   for (const b of blocks) byFile.set(b.file, [...(byFile.get(b.file) ?? []), b]);
   const edits: FileEdit[] = [];
   const refused: { file: string; reason: string }[] = [];
   for (const file of [...byFile.keys()].sort()) {
     const absolute = path.resolve(base, file);
-    const targets = byFile.get(file)!.map((b) => ({ type: b.mode === "data" ? "data" : "resource", labels: [b.type, b.name] }));
+    const all = byFile.get(file)!;
+    // In JSON syntax a local is the member `"locals": {"name": …}`, which the block editor cuts like a block.
+    const json = file.toLowerCase().endsWith(".tf.json");
+    const targets: BlockTarget[] = all.flatMap((b): BlockTarget[] => {
+      if (!("kind" in b)) return [{ type: b.mode === "data" ? "data" : "resource", labels: [b.type, b.name] }];
+      if (b.kind === "output") return [{ type: "output", labels: [b.name] }];
+      return json ? [{ type: "locals", labels: [b.name], anyValue: true }] : [];
+    });
+    const locals = json ? [] : all.flatMap((b) => ("kind" in b && b.kind === "local" ? [b.name] : []));
     let oldText: string;
     try {
       oldText = startTexts.get(file) ?? (await readFile(absolute, "utf8"));
@@ -95,10 +70,11 @@ export async function buildRemoval(base: string, blocks: ConfigResource[], start
       continue;
     }
     try {
-      const { text: newText } = await removeBlocks(oldText, dedupe(targets), { file });
+      const withoutBlocks = targets.length ? (await removeBlocks(oldText, dedupe(targets), { file })).text : oldText;
+      const newText = locals.length ? (await removeLocals(withoutBlocks, locals, { file })).text : withoutBlocks;
       edits.push({ file, absolute, oldText, newText, diff: unifiedDiff(oldText, newText, file) });
     } catch (e) {
-      if (!(e instanceof UnsafeEditError)) throw e;
+      if (!(e instanceof UnsafeEditError) && !(e instanceof AttributeRemovalError)) throw e;
       refused.push({ file, reason: e.message });
     }
   }

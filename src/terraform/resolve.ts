@@ -1,51 +1,237 @@
-// Light evaluation of the expressions that usually carry a zone id: `var.x` (through module inputs and
-// variable defaults), `local.x`, and `cloudflare_zone.<name>.id` (through state). Anything else, or any
-// value that depends on count/for_each, stays unresolved: state is the source of truth for those.
+// What the configuration's expressions evaluate to offline. For every module instance (through `count` and
+// `for_each` of module calls when they are known) this builds the scope the core evaluator asks: root
+// variables from tfvars / --var-file / --var, module inputs through the call chain, variable defaults,
+// locals, `each`/`count` of an instance, `path.*`, `file()` relative to the root, and resource identities
+// (`cloudflare_zone.z["shop"].id`). Anything else — data sources, module outputs, attributes known only
+// after apply, variables nobody sets — is `Unknown` with a reason, never a default.
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { evaluateConfigValue } from "../core/tf-expr/body.js";
+import type { Scope } from "../core/tf-expr/evaluate.js";
+import { isKnown, isObject, ResourceReference, Unknown, type Known, type Value } from "../core/tf-expr/values.js";
 import type { ModuleNode } from "./modules.js";
-import type { StateInstance } from "./state.js";
-import { expressionText, literalString } from "./values.js";
 
-const MAX_HOPS = 16;
+/** Root variable values (tfvars, --var-file, --var), by root directory. */
+export type RootVariables = (rootDir: string) => Record<string, Value>;
 
-export type Resolved = { literal: string } | { reference: string } | null;
+/** One instance of a module: the root, `module.waf["shop"]`, or `module.waf` when its keys are unknown. */
+export interface ModuleInstance {
+  node: ModuleNode;
+  /** Instance path as state prints it (`module.waf["shop"]`); the config path when keys are unknown. */
+  path: string;
+  /** False when this or an enclosing module call has count/for_each that cannot be evaluated offline. */
+  keysKnown: boolean;
+  /** `each`/`count` of the module call's instance (what its arguments see). */
+  binding: InstanceBinding;
+  parent: ModuleInstance | null;
+  root: ModuleInstance;
+  locals: Map<string, Value>;
+  /** Variable values, evaluated once per instance (a module input can be an expensive yamldecode). */
+  variables: Map<string, Value>;
+}
 
-/**
- * A literal value, or a canonical reference (`cloudflare_zone.shop.id`, `module.waf.cloudflare_zone.z.id`)
- * that names the same thing wherever it was written, so resources that share a zone group together even
- * when only config is known. null when the value depends on something else.
- */
-export function resolveValue(
-  value: unknown,
-  node: ModuleNode,
-  stateLookup: (configAddress: string) => StateInstance[],
-  hops = 0,
-): Resolved {
-  if (hops > MAX_HOPS) return null;
-  const lit = literalString(value);
-  if (lit !== null) return { literal: lit };
-  const expr = expressionText(value);
-  if (expr === null) return null;
+export interface InstanceBinding {
+  each?: { key: Value; value: Value };
+  count?: Value;
+}
 
-  let m = /^var\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
-  if (m) {
-    const name = m[1]!;
-    if (node.call && name in node.call.inputs && node.parent) {
-      return resolveValue(node.call.inputs[name], node.parent, stateLookup, hops + 1);
+/** Instances of a `count`/`for_each`: their keys and bindings, or null when the keys are not known offline. */
+export interface Expansion {
+  instances: { key: string | number | null; binding: InstanceBinding }[] | null;
+  /** Why the instances are unknown. */
+  reason?: string;
+}
+
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_DEPTH = 64;
+
+export class EvaluationContext {
+  private instances = new Map<ModuleNode, ModuleInstance[]>();
+  private rootDir = new Map<ModuleInstance, string>();
+  private fileCache = new Map<string, string | Unknown>();
+  private depth = 0;
+
+  constructor(
+    roots: ModuleNode[],
+    allNodes: ModuleNode[],
+    private readonly rootVariables: RootVariables,
+    private readonly displayFile: (abs: string) => string,
+  ) {
+    const children = new Map<ModuleNode, ModuleNode[]>();
+    for (const n of allNodes) if (n.parent) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
+    const visit = (node: ModuleNode, parents: ModuleInstance[]) => {
+      const list = this.instances.get(node) ?? [];
+      for (const p of parents) list.push(...this.expandModule(node, p));
+      this.instances.set(node, list);
+      for (const c of children.get(node) ?? []) visit(c, list);
+    };
+    for (const r of roots) {
+      const inst = this.newInstance(r, "", true, {}, null);
+      this.instances.set(r, [inst]);
+      for (const c of children.get(r) ?? []) visit(c, [inst]);
     }
-    const def = node.dir.variables[name];
-    return def && "default" in def ? resolveValue(def.default, node, stateLookup, hops + 1) : null;
   }
-  m = /^local\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(expr);
-  if (m) {
-    const name = m[1]!;
-    return name in node.dir.locals ? resolveValue(node.dir.locals[name], node, stateLookup, hops + 1) : null;
+
+  /** The instances of a module node (one, for a root). */
+  moduleInstances(node: ModuleNode): ModuleInstance[] {
+    return this.instances.get(node) ?? [];
   }
-  m = /^cloudflare_zone\.([A-Za-z_][A-Za-z0-9_-]*)\.id$/.exec(expr);
-  if (m) {
-    const addr = node.path ? `${node.path}.cloudflare_zone.${m[1]}` : `cloudflare_zone.${m[1]}`;
-    const insts = stateLookup(addr);
-    const id = insts.length === 1 ? insts[0]!.attributes.id : null;
-    return typeof id === "string" ? { literal: id } : { reference: `${addr}.id` };
+
+  /** The scope of an expression in a module instance, with the `each`/`count` of a resource instance. */
+  scope(mi: ModuleInstance, binding: InstanceBinding = {}): Scope {
+    return { reference: (parts) => this.reference(mi, binding, parts), readFile: (p) => this.readFile(mi, p) };
   }
+
+  /** Evaluates an hcl2json value in a module instance. */
+  value(v: unknown, mi: ModuleInstance, binding: InstanceBinding = {}): Value {
+    if (this.depth > MAX_DEPTH) return new Unknown("expression nesting too deep (a reference cycle?)");
+    this.depth++;
+    try {
+      return evaluateConfigValue(v, this.scope(mi, binding));
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** The instances `count` / `for_each` give, evaluated in `mi`. Neither set: one instance without a key. */
+  expand(count: unknown, forEach: unknown, mi: ModuleInstance): Expansion {
+    if (forEach !== undefined) {
+      const v = this.value(forEach, mi);
+      if (!isKnown(v)) return { instances: null, reason: reasonOf(v) };
+      if (isObject(v)) {
+        return { instances: Object.keys(v).sort().map((k) => ({ key: k, binding: { each: { key: k, value: v[k]! } } })) };
+      }
+      if (Array.isArray(v) && v.every((x): x is string => typeof x === "string")) {
+        return { instances: [...new Set(v)].sort().map((k) => ({ key: k, binding: { each: { key: k, value: k } } })) };
+      }
+      return { instances: null, reason: "for_each is not a map or a set of strings" };
+    }
+    if (count !== undefined) {
+      const v = this.value(count, mi);
+      if (!isKnown(v)) return { instances: null, reason: reasonOf(v) };
+      const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
+      if (!Number.isInteger(n) || n < 0) return { instances: null, reason: "count is not a whole number" };
+      return { instances: Array.from({ length: n }, (_, i) => ({ key: i, binding: { count: i } })) };
+    }
+    return { instances: [{ key: null, binding: {} }] };
+  }
+
+  private expandModule(node: ModuleNode, parent: ModuleInstance): ModuleInstance[] {
+    const call = node.call!;
+    const base = parent.path ? `${parent.path}.module.${call.name}` : `module.${call.name}`;
+    const exp = this.expand(call.count, call.forEach, parent);
+    if (!exp.instances || !parent.keysKnown) {
+      const unknown = new Unknown(`the instances of module.${call.name} are not known offline${exp.reason ? ` (${exp.reason})` : ""}`);
+      const binding: InstanceBinding = call.forEach !== undefined ? { each: { key: unknown, value: unknown } } : call.count !== undefined ? { count: unknown } : {};
+      return [this.newInstance(node, parent.keysKnown ? base : `${parent.path}.module.${call.name}`, false, binding, parent)];
+    }
+    return exp.instances.map((i) => this.newInstance(node, base + keySuffix(i.key), true, i.binding, parent));
+  }
+
+  private newInstance(node: ModuleNode, p: string, keysKnown: boolean, binding: InstanceBinding, parent: ModuleInstance | null): ModuleInstance {
+    const mi = { node, path: p, keysKnown, binding, parent, locals: new Map(), variables: new Map() } as unknown as ModuleInstance;
+    mi.root = parent ? parent.root : mi;
+    if (!parent) this.rootDir.set(mi, node.dir.dir);
+    return mi;
+  }
+
+  private reference(mi: ModuleInstance, binding: InstanceBinding, parts: string[]): Value {
+    const [root, name] = parts as [string, string];
+    switch (root) {
+      case "var":
+        return this.variable(mi, name);
+      case "local":
+        return this.local(mi, name);
+      case "each":
+        if (!binding.each) return new Unknown("each is used outside a for_each");
+        if (name === "key") return binding.each.key;
+        if (name === "value") return binding.each.value;
+        return new Unknown(`each.${name} does not exist`);
+      case "count":
+        return binding.count !== undefined && name === "index" ? binding.count : new Unknown("count.index is used outside a count");
+      case "path":
+        if (name === "module") return mi.node.dir.dir;
+        if (name === "root" || name === "cwd") return mi.root.node.dir.dir;
+        return new Unknown(`path.${name} is not known`);
+      case "terraform":
+        return new Unknown(`terraform.${name} depends on how terraform is run (workspace)`);
+      case "data":
+        return new Unknown(`data.${parts.slice(1).join(".")} is read from the provider when terraform plans`);
+      case "module":
+        return new Unknown(`module.${name}'s outputs are not evaluated offline`);
+      case "self":
+        return new Unknown("self is known only after apply");
+      default:
+        return new ResourceReference(`${mi.path ? `${mi.path}.` : ""}${root}.${name}`);
+    }
+  }
+
+  private variable(mi: ModuleInstance, name: string): Value {
+    const cached = mi.variables.get(name);
+    if (cached !== undefined) return cached;
+    mi.variables.set(name, new Unknown(`var.${name} refers to itself`));
+    const v = this.variableValue(mi, name);
+    mi.variables.set(name, v);
+    return v;
+  }
+
+  private variableValue(mi: ModuleInstance, name: string): Value {
+    const call = mi.node.call;
+    if (call && mi.parent) {
+      if (Object.hasOwn(call.inputs, name)) return this.value(call.inputs[name], mi.parent, mi.binding);
+    } else {
+      const given = this.rootVariables(mi.node.dir.dir);
+      if (Object.hasOwn(given, name)) return given[name]!;
+    }
+    const decl = Object.hasOwn(mi.node.dir.variables, name) ? mi.node.dir.variables[name] : undefined;
+    if (decl && Object.hasOwn(decl, "default")) return this.value(decl.default, mi);
+    if (call) return new Unknown(`var.${name}: the call of module.${call.name} (${call.file}:${call.line}) does not set it and it has no default`);
+    return new Unknown(`var.${name} has no value offline: give it with --var-file FILE or --var ${name}=VALUE (or pass --state)`);
+  }
+
+  private local(mi: ModuleInstance, name: string): Value {
+    const cached = mi.locals.get(name);
+    if (cached !== undefined) return cached;
+    if (!Object.hasOwn(mi.node.dir.locals, name)) return new Unknown(`local.${name} is not defined`);
+    // A cycle (local.a = local.b, local.b = local.a) reads the placeholder and stays unknown.
+    mi.locals.set(name, new Unknown(`local.${name} refers to itself`));
+    const v = this.value(mi.node.dir.locals[name], mi);
+    mi.locals.set(name, v);
+    return v;
+  }
+
+  private readFile(mi: ModuleInstance, p: string): string | Unknown {
+    const abs = path.resolve(mi.root.node.dir.dir, p);
+    const cached = this.fileCache.get(abs);
+    if (cached !== undefined) return cached;
+    let out: string | Unknown;
+    try {
+      const size = statSync(abs).size;
+      out = size > MAX_FILE_BYTES ? new Unknown(`file("${this.displayFile(abs)}") is larger than ${MAX_FILE_BYTES} bytes`) : new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(abs));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      out = new Unknown(`file("${this.displayFile(abs)}") cannot be read offline (${code ?? "not valid UTF-8"})`);
+    }
+    this.fileCache.set(abs, out);
+    return out;
+  }
+}
+
+export function keySuffix(key: string | number | null): string {
+  return key === null ? "" : typeof key === "number" ? `[${key}]` : `[${JSON.stringify(key)}]`;
+}
+
+export function reasonOf(v: Value): string {
+  if (v instanceof Unknown) return v.reason;
+  if (v instanceof ResourceReference) return `${v.address} is known only after apply`;
+  return "";
+}
+
+/** A value known offline as a string id, or a resource reference's address; null otherwise. */
+export function stringOrReference(v: Value): { literal: string } | { reference: string } | null {
+  if (typeof v === "string") return { literal: v };
+  if (v instanceof ResourceReference) return { reference: v.address };
   return null;
 }
+
+export type { Known };

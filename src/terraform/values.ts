@@ -1,6 +1,8 @@
 // Reading attribute values that come either from state (plain JSON) or from config (hcl2json's shape:
 // literals as JSON, expressions as `${…}` text, blocks as arrays of bodies).
 
+import { inputRecord } from "../core/null-proto.js";
+
 /** `${expr}` with nothing around it: the expression text; otherwise null. */
 export function expressionText(v: unknown): string | null {
   if (typeof v !== "string") return null;
@@ -102,10 +104,10 @@ export function literalStringMap(v: unknown): Record<string, string> | null {
   const obj = firstBlock(v) ?? (v && typeof v === "object" ? (v as Record<string, unknown>) : null);
   if (!obj) {
     const expr = expressionText(v);
-    if (expr === "{}" || expr === "tomap({})") return {};
+    if (expr === "{}" || expr === "tomap({})") return inputRecord<string>();
     return null;
   }
-  const out: Record<string, string> = {};
+  const out = inputRecord<string>();
   for (const [k, val] of Object.entries(obj)) {
     const s = literalString(val);
     if (s === null) return null;

@@ -8,7 +8,10 @@ import { locateAttributeErrors } from "./attribute-position.js";
 import { buildInventory, isRelevant } from "./inventory.js";
 import { buildConfigTree, type ConfigTree, type Progress, type RemoteModule } from "./modules.js";
 import { readDomain } from "./readers/index.js";
+import { displayPath } from "./config.js";
+import { EvaluationContext } from "./resolve.js";
 import { readStateSource, type StateRead } from "./state.js";
+import { loadRootVariables, type VariableArgs } from "./tfvars.js";
 
 export interface Workspace {
   /** Absolute directory that reported file paths are relative to. */
@@ -43,6 +46,8 @@ export interface WorkspaceOptions {
   fullParse?: boolean;
   /** Called after each configuration file is read (drives the progress bar, src/cli/progress.ts). */
   onProgress?: (p: Progress) => void;
+  /** `--var-file` and `--var`: root variable values on top of each root's own tfvars files. */
+  variables?: VariableArgs;
 }
 
 export type { Progress } from "./modules.js";
@@ -75,7 +80,15 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     else errors.push(outcome.error);
   }
 
-  const resources = buildInventory(tree, states);
+  const rootVariables = await loadRootVariables(
+    tree.roots.map((r) => r.dir.dir),
+    opts.variables ?? { varFiles: [], vars: [] },
+    opts.cwd,
+    base,
+    errors,
+  );
+  const evaluation = new EvaluationContext(tree.roots, tree.nodes, rootVariables, (abs) => displayPath(abs, base));
+  const resources = buildInventory(tree, states, evaluation);
   const domain = readDomain(resources, errors);
   await locateAttributeErrors(errors, base);
   const findings = tree.remoteModules.map((m) =>

@@ -73,29 +73,41 @@ describe("request and envelope", () => {
     expect(err.message).not.toContain("wrong-token");
   });
 
-  it("reports malformed JSON with the status and the first bytes", async () => {
+  it("reports malformed JSON with the status and the length, never the body (issue 18 §3)", async () => {
     fake.inject({ path: CHECK }, { type: "malformed", status: 200, body: "<html><body>Gateway says hi</body></html>" });
     const err = await caught(client().request(checkReq));
     expect(err.kind).toBe("malformed");
     expect(err.status).toBe(200);
     expect(err.message).toContain("HTTP 200 with a body that is not valid JSON");
-    expect(err.message).toContain('starting "<html><body>Gateway says hi</body></html>"');
+    expect(err.message).toContain("(41 characters, not shown)");
+    expect(err.message).not.toContain("Gateway says hi");
     expect(fake.requests).toHaveLength(1); // a 2xx is never retried
   });
 
-  it("cuts the quoted body after 80 characters", async () => {
+  it("quotes no part of a body that is not an envelope, and caps the envelope's messages", async () => {
     fake.inject({ path: CHECK }, { type: "malformed", status: 404, body: "x".repeat(500) });
     const err = await caught(client().request(checkReq));
     expect(err.status).toBe(404);
-    expect(err.message).toContain(`"${"x".repeat(80)}"…`);
-    expect(err.message).not.toContain("x".repeat(81));
+    expect(err.message).toContain("500 characters, not shown");
+    expect(err.message).not.toContain("xx");
+
+    const errors = Array.from({ length: 12 }, (_, i) => ({ code: 1000 + i, message: `m${i} ${"y".repeat(1_000)}` }));
+    fake.inject({ path: CHECK }, { type: "http", status: 400, body: JSON.stringify({ success: false, errors, messages: [], result: null }) });
+    const capped = await caught(client().request(checkReq));
+    expect(capped.message).toContain(`[1000] m0 ${"y".repeat(297)}… (1003 characters)`);
+    expect(capped.message).not.toContain("y".repeat(298));
+    expect(capped.message).toContain("and 2 more");
+    expect(capped.message).not.toContain("[1010]");
+    expect(capped.errors).toHaveLength(10);
+    expect(capped.errors.every((e) => e.message.length < 340)).toBe(true);
   });
 
   it("rejects JSON that is not an envelope, unless the operation's body is unspecified", async () => {
     fake.inject({ path: CHECK }, { type: "http", status: 200, body: '{"compatible":true}' });
     const err = await caught(client().request(checkReq));
     expect(err.kind).toBe("malformed");
-    expect(err.message).toContain('not a Cloudflare API envelope (no boolean "success")');
+    expect(err.message).toContain('not a Cloudflare API envelope (no boolean "success"; 19 characters, not shown)');
+    expect(err.message).not.toContain("compatible");
 
     fake.inject({ path: CHECK }, { type: "http", status: 200, body: '{"compatible":true}' });
     const ok = await client().request({ ...checkReq, envelope: "optional" });

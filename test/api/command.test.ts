@@ -112,7 +112,8 @@ describe("api check", () => {
     fake.inject({ path: `/zones/${ZONE_PRO}/waf_migration/check` }, { type: "malformed" });
     const res = await run(["check", "--zone", ZONE_PRO]);
     expect(res.exitCode).toBe(2);
-    expect(res.stderr).toContain('HTTP 200 with a body that is not valid JSON (41 characters, starting "<html><body>502 Bad Gateway</body></html>")');
+    expect(res.stderr).toContain("HTTP 200 with a body that is not valid JSON (41 characters, not shown)");
+    expect(res.stderr).not.toContain("Bad Gateway");
   });
 
   it("refuses a plain-http base URL that is not loopback", async () => {

@@ -14,6 +14,9 @@ const FIXTURES: { name: string; states: string[]; paths?: string[] }[] = [
   { name: "provider-upgrade", states: [] },
   { name: "hand-migrated-bypass", states: [] },
   { name: "already-migrated", states: [] },
+  // Settings from YAML (yamldecode(file())) and from a caller whose tfvars are missing (VALUE_UNRESOLVED, TODOs).
+  { name: "values-yaml-zones", states: [] },
+  { name: "values-tfvars/without-tfvars", states: [] },
 ];
 
 describe.each(FIXTURES)("fixture $name", ({ name, states }) => {

@@ -216,22 +216,26 @@ describe("cf-waf-migrate plan", () => {
     expect(text.stdout).toContain("5. Remove the legacy package, group and rule resources from state (dry run first)");
   });
 
-  it("config only: root addresses are removed as written; instances under for_each/count modules are not guessed", async () => {
+  it("config only: root addresses are removed as written; instances of a for_each module over a known map are named as state lists them", async () => {
     const r = await runCli(["plan", MZ, "--format", "json"]);
     const report = JSON.parse(r.stdout);
-    const rm = report.plan.steps[5].commands.find((c: string) => c.startsWith("terraform state rm '"));
-    expect(rm).toBe("terraform state rm 'cloudflare_waf_rule.owasp_uri' 'cloudflare_waf_rule.sqli_strict'");
-    const unresolved = report.findings.find((f: { code: string }) => f.code === "VALUE_UNRESOLVED");
-    expect(unresolved.details.configAddresses).toContain("module.waf.cloudflare_waf_group.off");
+    const rm: string = report.plan.steps[5].commands.find((c: string) => c.startsWith("terraform state rm '"));
+    expect(rm.startsWith("terraform state rm 'cloudflare_waf_rule.owasp_uri' 'cloudflare_waf_rule.sqli_strict' ")).toBe(true);
+    // module "waf" { for_each = local.waf_zones }: the map's keys are known offline, its values hold zone references.
+    expect(rm).toContain(`'module.waf["shop"].cloudflare_waf_group.off["de677e5818985db1285d0e80225f06e5"]'`);
+    expect(rm).toContain(`'module.waf["blog"].cloudflare_waf_package.owasp'`);
+    expect(report.findings.some((f: { code: string; details?: { configAddresses?: unknown } }) => f.code === "VALUE_UNRESOLVED" && f.details?.configAddresses)).toBe(false);
   });
 
-  it("config only: imports.tf interpolates a root zone reference and leaves a module's var.zone_id as a placeholder", async () => {
+  it("config only: imports.tf interpolates a root zone reference, also when a for_each module's input names it", async () => {
     const out = tempDir();
     await runCli(["plan", MZ, "--out-dir", out, "--format", "json"]);
     const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
     const parsed = (await parse("imports.tf", imports)) as { import: { to: string; id: string }[] };
     const ids = parsed.import.map((i) => i.id).sort();
-    expect(ids).toEqual(["zone/${cloudflare_zone.blog.id}/<RULESET_ID>", "zone/${cloudflare_zone.shop.id}/<RULESET_ID>", "zone/<ZONE_ID>/<RULESET_ID>"]);
+    // module "waf" passes each.value.zone_id = cloudflare_zone.shop.id: the same zone as the root's rules,
+    // not a third zone known only as var.zone_id.
+    expect(ids).toEqual(["zone/${cloudflare_zone.blog.id}/<RULESET_ID>", "zone/${cloudflare_zone.shop.id}/<RULESET_ID>"]);
   });
 
   it("the report stays the scan report plus the plan (golden JSON)", async () => {

@@ -289,6 +289,11 @@ describe("legacy data sources inside a for_each module: addresses as `terraform 
 
   it("config only: no address is claimed for a data source whose module keys only state knows; the group is still OWASP", async () => {
     const dir = tree();
+    // The module's keys come from a root variable nobody sets: only state knows the instances.
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      ['variable "zones" {', "  type = set(string)", "}", "", 'module "waf" {', '  source   = "./modules/waf"', "  for_each = var.zones", `  zone_id  = "${ZONE}"`, "}", ""].join("\n"),
+    );
     const { report } = await scan(dir);
     const ds = report.findings.find((f) => f.code === "LEGACY_WAF_DATA_SOURCE")!;
     expect(ds.address).toBeNull();
@@ -298,5 +303,10 @@ describe("legacy data sources inside a for_each module: addresses as `terraform 
     const codes = report.findings.map((f) => f.code);
     expect(codes).toContain("CRS_OVERRIDE_NOT_MIGRATED");
     expect(codes).not.toContain("MANAGED_OVERRIDE_UNMAPPED");
+
+    // Given the keys (--var), the instances are known offline: addressed as `terraform state list` prints them.
+    const given = await scan(dir, "--var", 'zones=["shop", "blog"]');
+    const addresses = given.report.findings.filter((f) => f.code === "LEGACY_WAF_DATA_SOURCE").map((f) => f.address);
+    expect(addresses.sort()).toEqual(['module.waf["blog"].data.cloudflare_waf_packages.owasp', 'module.waf["shop"].data.cloudflare_waf_packages.owasp']);
   });
 });

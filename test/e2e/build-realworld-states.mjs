@@ -24,8 +24,8 @@ const rule = (zone, ruleId, mode) => ({ id: ruleId, rule_id: ruleId, zone_id: zo
 const packagesData = (zone) => ({ id: `${zone}-owasp`, zone_id: zone, filter: [{ name: "OWASP ModSecurity Core Rule Set", detection_mode: "", sensitivity: "", action_mode: "" }], packages: [{ id: OWASP, name: "OWASP ModSecurity Core Rule Set", description: "", detection_mode: "anomaly", sensitivity: "high", action_mode: "challenge" }] });
 const groupsData = (zone, name, groupId) => ({ id: `${zone}-${name}`, zone_id: zone, package_id: OWASP, filter: [{ name, mode: "" }], groups: [{ id: groupId, name, description: "", mode: "on", rules_count: 10, modified_rules_count: 0 }] });
 
-function state(lineage, resources) {
-  return { version: 4, terraform_version: "1.11.4", serial: 7, lineage, outputs: {}, resources, check_results: null };
+function state(lineage, resources, outputs = {}) {
+  return { version: 4, terraform_version: "1.11.4", serial: 7, lineage, outputs, resources, check_results: null };
 }
 
 const trees = {
@@ -64,6 +64,18 @@ const trees = {
     ]),
     resource(null, "managed", "cloudflare_waf_package", "owasp", [instance(undefined, pkg("0da42c8d2132a9ddaf714f9e7c920711", "high", "block"))]),
   ]),
+  "realworld-root-outputs": state(
+    "5b0f3c1e-2d4a-4e6b-8c9d-0a1b2c3d4e05",
+    [
+      resource(null, "managed", "cloudflare_waf_group", "xss", [instance(0, group("7c5dae5552338874e5053f2534d2767a", "cfda825dfda411ea218cb70e6c88e82e", "off"))]),
+      resource(null, "managed", "cloudflare_waf_package", "owasp", [instance(undefined, pkg("7c5dae5552338874e5053f2534d2767a", "medium", "challenge"))]),
+    ],
+    {
+      waf_package_id: { value: OWASP, type: "string" },
+      xss_group_ids: { value: ["cfda825dfda411ea218cb70e6c88e82e"], type: ["tuple", ["string"]] },
+      zone_id: { value: "7c5dae5552338874e5053f2534d2767a", type: "string" },
+    },
+  ),
 };
 
 for (const [dir, s] of Object.entries(trees)) {

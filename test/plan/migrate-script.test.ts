@@ -57,3 +57,25 @@ describe("apply on resources", () => {
     expect(await stateRmStep.done({ ...ctx, stateList: ["cloudflare_ruleset.r"] })).toBe("no legacy address left in state");
   });
 });
+
+describe("migrate.sh with a LEGACY_REFERENCE", () => {
+  it("refuses at the very start, before the checks and before any terraform command", () => {
+    const refusing = renderMigrateScript({
+      version: "0.0.0",
+      zones: [],
+      legacyResources: ["cloudflare_waf_rule.sqli"],
+      patchDir: ".",
+      legacyPatch: { file: "legacy-removal.patch", paths: ["main.tf"] },
+      overridesPatch: null,
+      legacyReferences: ["main.tf:31: resource \"cloudflare_filter\" \"edge\" (argument depends_on) refers to cloudflare_waf_rule.sqli"],
+    });
+    const refusal = refusing.indexOf("refusing to start: 1 expression(s) refer to legacy WAF blocks");
+    expect(refusal).toBeGreaterThan(-1);
+    const exit = refusing.indexOf("exit 1", refusal);
+    expect(exit).toBeGreaterThan(refusal);
+    expect(refusing.indexOf('"$TF"')).toBeGreaterThan(exit);
+    expect(refusing.indexOf('step "0: checks before any change"')).toBeGreaterThan(exit);
+    // The safety side is all still there after it.
+    expect(refusing.indexOf("find_legacy_in_state", exit)).toBeGreaterThan(exit);
+  });
+});

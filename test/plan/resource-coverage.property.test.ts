@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { formatAddress, type AddressStep, type IndexKey } from "../../src/core/address.js";
 import { instancesOfResources, legacyResourceSet } from "../../src/core/resource-match.js";
 import { STRIP_INSTANCE_KEYS_SED } from "../../src/plan/migrate-script.js";
-import { blockTargets, isLegacyBlock } from "../../src/terraform/legacy-removal.js";
+import { blockTargets, isLegacyBlock } from "../../src/terraform/references/removal-set.js";
 import { loadWorkspace } from "../../src/terraform/workspace.js";
 import { seeded } from "../e2e/helpers.js";
 import { tempDir } from "../support/workdir.js";
@@ -104,7 +104,7 @@ describe("resource coverage on random trees (seeded)", () => {
       write(dir, spec);
       const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
       expect(ws.errors, `tree ${i}`).toEqual([]);
-      const resources = blockTargets(ws.tree, isLegacyBlock).configAddresses;
+      const resources = blockTargets(ws.tree, (r) => isLegacyBlock(r.mode, r.type)).configAddresses;
       const state = instances(spec);
       expect(instancesOfResources(state, resources), `tree ${i}`).toEqual(state);
       // With the state known, the set only grows by what state adds (nothing here).

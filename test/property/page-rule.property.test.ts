@@ -9,4 +9,10 @@ describe("Page Rule pattern to expression", () => {
     expect(stats.get("matches")).toBeGreaterThan(50);
     expect(stats.get("does not match")).toBeGreaterThan(50);
   });
+
+  it("a target of any shape is an expression or an untranslatable-target refusal with a fix, in linear work", async () => {
+    const stats = await checkProperty(properties.pageRuleHostileTargets, { numRuns: 300, seed: 18 });
+    expect(stats.get("refused as untranslatable")).toBeGreaterThan(20);
+    expect((stats.get("translated") ?? 0) + (stats.get("translated (long target)") ?? 0)).toBeGreaterThan(20);
+  });
 });

@@ -60,4 +60,29 @@ describe("generated ruleset.tf against the provider double", () => {
     },
     600_000,
   );
+
+  it(
+    "a ruleset with settings unknown offline (TODOs, no invented paranoia level or action, disabled possible-bypass skip rules) validates under 3.35.0 and 4.52.8",
+    async () => {
+      for (const [fixture, args] of [
+        ["values-from-caller/stacks/unset", []],
+        ["values-from-caller/stacks/unset", ["--var", "waf_sensitivity=low"]],
+        ["values-tfvars/without-tfvars", []],
+      ] as const) {
+        const out = tempDir("cfwm-gen-");
+        const r = await runCli(["plan", path.join(TESTDATA, fixture), ...args, "--provider-major", "4", "--out-dir", out, "--format", "json"]);
+        expect(r.exitCode).toBe(0);
+        const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
+        expect(ruleset).toContain("# TODO: VALUE_UNRESOLVED");
+        for (const version of ["3.35.0", "4.52.8"]) {
+          const root = h.root(`unresolved-${fixture.replace(/\W/g, "-")}-${args.length}-${version}`, { "versions.tf": providerBlock(version), "ruleset.tf": ruleset });
+          expect((await root.tf("init", "-input=false")).code).toBe(0);
+          const v = await root.tf("validate");
+          expect(v.stderr).toBe("");
+          expect(v.code).toBe(0);
+        }
+      }
+    },
+    600_000,
+  );
 });

@@ -8,6 +8,8 @@ import * as properties from "../../scripts/fuzz/properties.mjs";
 import { formatAddress, formatModulePath, parseAddress, quoteHclString } from "../../src/core/address.js";
 import { evaluateExpression, pageRuleMatches } from "../../src/core/expression-eval.js";
 import { pageRuleTargetToExpression } from "../../src/core/page-rule-pattern.js";
+import { createSecretRedactor } from "../../src/core/secret-redaction.js";
+import { analyze } from "../../src/core/analyze.js";
 import * as parse from "../../src/terraform/hcl/parse.js";
 import { scanStructure } from "../../src/terraform/hcl/structure.js";
 import { parseStateText } from "../../src/terraform/state.js";
@@ -42,6 +44,8 @@ export const srcImpl = {
   evaluateExpression,
   pageRuleMatches,
   loadWorkspace,
+  createSecretRedactor,
+  analyze,
 };
 
 let fixtures: Awaited<ReturnType<typeof properties.loadFixtures>> | null = null;

@@ -29,23 +29,28 @@ describe("workspace: config + state joined", () => {
     expect([...byAddr.keys()].some((a) => a.includes("commented_out"))).toBe(false);
   });
 
-  it("reads the domain: JSON-style override keys, heredoc filter expressions, toset products", async () => {
+  it("reads the domain: JSON-style override keys, heredoc filter expressions, toset products, one rule per count instance", async () => {
     const ws = await loadWorkspace({ paths: ["."], statePaths: [], cwd: MZ, readStdin: noStdin });
     const o = ws.domain.overrides[0]!;
     expect(o.rules).toEqual({ "100015": "disable", "100016": "simulate" });
     expect(o.urls).toEqual(["shop.example.com/checkout/*", "shop.example.com/cart"]);
     const hc = ws.domain.firewallRules.find((f) => f.ref.address === "cloudflare_firewall_rule.health_checks")!;
     expect(hc.expression).toBe('(ip.src in {192.0.2.10 192.0.2.11} and http.request.uri.path eq "/healthz")');
-    const partners = ws.domain.firewallRules.find((f) => f.ref.address === "cloudflare_firewall_rule.partners")!;
-    expect(partners.products.sort()).toEqual(["uaBlock", "waf"]);
+    // count = 2 is known offline: two instances, each paired with its own filter instance.
+    const partners = ws.domain.firewallRules.filter((f) => f.ref.configAddress === "cloudflare_firewall_rule.partners");
+    expect(partners.map((p) => [p.ref.address, [...p.products].sort(), p.expression])).toEqual([
+      ["cloudflare_firewall_rule.partners[0]", ["uaBlock", "waf"], '(http.request.uri.path contains "/partner-api/v1/")'],
+      ["cloudflare_firewall_rule.partners[1]", ["uaBlock", "waf"], '(http.request.uri.path contains "/partner-api/v2/")'],
+    ]);
   });
 
-  it("config only: zone ids resolve through module inputs to the zone resource", async () => {
+  it("config only: zone ids resolve through module inputs to the zone resource; a count known offline names the instance", async () => {
     const ws = await loadWorkspace({ paths: ["."], statePaths: [], cwd: MZ, readStdin: noStdin });
     const o = ws.resources.find((r) => r.type === "cloudflare_waf_override")!;
     expect(o.zoneId).toBe("cloudflare_zone.shop.id");
-    expect(o.address).toBe("module.uri_overrides.cloudflare_waf_override.checkout");
-    expect(o.instancesUnknown).toBe(true);
+    // count = var.enable_uri_overrides ? 1 : 0, and the variable defaults to true: the address state would list.
+    expect(o.address).toBe("module.uri_overrides[0].cloudflare_waf_override.checkout");
+    expect(o.instancesUnknown).toBeUndefined();
   });
 
   it("reports file paths relative to the working directory when several paths are given", async () => {

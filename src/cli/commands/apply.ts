@@ -11,7 +11,7 @@ import { renderApplyHeader, renderApplyJson, renderApplyStep, renderApplySummary
 import { makeStyle, shouldColor } from "../../render/style.js";
 import { CliError } from "../errors.js";
 import { readStdin } from "../io.js";
-import { parsePairs, parseZonePlans } from "../options.js";
+import { parsePairs, parseZonePlans, VAR_FILE_OPTION, VAR_OPTION, variableArgs } from "../options.js";
 
 export interface ApplyArgs {
   paths?: string[];
@@ -26,6 +26,8 @@ export interface ApplyArgs {
   "zone-plan": string[];
   format: string;
   quiet: boolean;
+  "var-file"?: string[];
+  var?: string[];
 }
 
 export const applyCommand: CommandModule<object, ApplyArgs> = {
@@ -44,7 +46,9 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option("provider-major", { type: "number", choices: [4, 5], describe: "import id form (default: from the lock file, else 4)" })
       .option("zone-plan", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=enterprise|business|pro|free" })
       .option("format", { alias: "f", type: "string", choices: ["text", "json"], default: "text", describe: "text (steps as they run) or json (one document at the end)" })
-      .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" }) as unknown as Argv<ApplyArgs>,
+      .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" })
+      .option(VAR_FILE_OPTION.name, VAR_FILE_OPTION.spec)
+      .option(VAR_OPTION.name, VAR_OPTION.spec) as unknown as Argv<ApplyArgs>,
   handler: async (argv: ArgumentsCamelCase<ApplyArgs>) => {
     if (Array.isArray(argv.state)) throw new CliError("--state can be given once: apply reads one state");
     if (Array.isArray(argv.format) || Array.isArray(argv["terraform-bin"]) || Array.isArray(argv.chdir)) {
@@ -67,6 +71,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       rulesetIds,
       zonePlans,
       configJson,
+      variables: variableArgs(argv),
       ...(argv["provider-major"] !== undefined ? { providerMajor: argv["provider-major"] as 4 | 5 } : {}),
       readStdin,
       ...(progress ? { onCommand: (c: string) => process.stderr.write(`  running: ${c}\n`) } : {}),

@@ -17,6 +17,7 @@ import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/c
 import { assemblePlan, scriptInput, writeArtifacts } from "../plan-artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
+import { inputRecord } from "../../core/null-proto.js";
 
 const FORMATS = ["text", "json", "markdown", "shell"] as const;
 
@@ -50,7 +51,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     const ws = await loadCliWorkspace(argv, cwd);
     const errors: InputError[] = [...ws.errors];
 
-    const configRulesets: Record<string, Ruleset> = {};
+    const configRulesets = inputRecord<Ruleset>();
     for (const [zone, file] of Object.entries(parsePairs(argv["config-json"], "config-json"))) {
       const res = await readServiceConfig(path.resolve(cwd, file), file);
       if (res.ok) configRulesets[zone] = res.ruleset;
@@ -120,7 +121,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 
 /** --from-cf-terraforming: which extracted resource serves which zone. */
 function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
-  const names: Record<string, string> = {};
+  const names = inputRecord<string>();
   for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
   if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0) names[zoneIds[0]!] = extracted[0]!.resourceName;
   return names;

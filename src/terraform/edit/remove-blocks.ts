@@ -23,6 +23,11 @@ import { locateTopLevelItems, type BlockSpan, type TopLevelItems } from "./tree.
 export interface BlockTarget {
   type: string;
   labels: string[];
+  /**
+   * JSON syntax only: the member's value may be anything (a local, `"locals": {"ids": […]}`), not only a
+   * block body object.
+   */
+  anyValue?: boolean;
 }
 
 /** One removed block and the span actually cut from the original text (comments and blank line included). */
@@ -132,7 +137,8 @@ function hclJsonCount(parsed: Record<string, unknown>, type: string, labels: str
   let v: unknown = parsed[type];
   for (const l of labels) {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return 0;
-    v = (v as Record<string, unknown>)[l];
+    // Own members only: a label such as `toString` must not find Object.prototype.toString.
+    v = Object.hasOwn(v, l) ? (v as Record<string, unknown>)[l] : undefined;
   }
   return Array.isArray(v) ? v.length : 0;
 }
@@ -444,10 +450,10 @@ function removeOneJson(text: string, t: BlockTarget, file: string): Span {
     chain.push({ obj: cur, idx: hits[0]!.idx });
     cur = hits[0]!.m.value;
   }
-  if (cur.kind === "array") {
+  if (cur.kind === "array" && !t.anyValue) {
     throw new UnsafeEditError(file, "json-unsupported", `${describe(t)} is written as a JSON array of block bodies${byHand}`);
   }
-  if (cur.kind !== "object") {
+  if (cur.kind !== "object" && !t.anyValue) {
     throw new UnsafeEditError(file, "json-unsupported", `${describe(t)} is not a JSON object${byHand}`);
   }
   // Climb while the member to cut is the only one in its object (and that object is not the root).

@@ -280,7 +280,7 @@ class Parser {
     const c = this.c();
     if (c === C.RBRACE) {
       this.pos++;
-      return {};
+      return Object.create(null) as Record<string, unknown>;
     }
     if (this.newline()) {
       const out = this.body();
@@ -1255,7 +1255,8 @@ function sortedObject(keys: string[], vals: unknown[]): Record<string, unknown> 
       break;
     }
   }
-  const out: Record<string, unknown> = {};
+  // No prototype: attribute names and labels such as `toString` or `constructor` are data (issue 18 §1).
+  const out: Record<string, unknown> = Object.create(null);
   for (let i = 0; i < n; i++) {
     const j = order ? order[i]! : i;
     const k = keys[j]!;

@@ -67,7 +67,8 @@ class JsonReader {
 
   private object(path: string[]): Record<string, unknown> {
     this.pos++;
-    const out: Record<string, unknown> = {};
+    // No prototype: a member named `__proto__` or `toString` is data like any other.
+    const out: Record<string, unknown> = Object.create(null);
     this.ws();
     if (this.text[this.pos] === "}") {
       this.pos++;

@@ -2,6 +2,7 @@
 // `${…}` text) plus its top-level block positions. Native syntax goes through @cdktn/hcl2json (HashiCorp's
 // own hclsyntax, so it accepts and rejects what Terraform does); `.tf.json` through a positional JSON reader.
 import type { InputError } from "../../core/model.js";
+import { inputRecord, withoutPrototypes } from "../../core/null-proto.js";
 import { loadHcl2Json, type HclJudge } from "../parse-pool/pool.js";
 import { assembleTopLevel, fastParse, labelShapesConflict, type FastBlock } from "./fast.js";
 import { parseJsonWithPositions } from "./json-positions.js";
@@ -106,7 +107,7 @@ export async function parseConfigFile(file: string, text: string, judge?: HclJud
 async function parseWithHcl2Json(file: string, text: string, parse: Hcl2JsonParse): Promise<ParseOutcome> {
   let body: Record<string, unknown>;
   try {
-    body = await parse(file, text);
+    body = withoutPrototypes(await parse(file, text));
   } catch (e) {
     // A stack overflow inside the parser still gets a position: where the text nests deepest.
     if (/Maximum call stack size exceeded/.test(String((e as Error)?.message))) {
@@ -169,7 +170,7 @@ export async function parseConfigFileSelective(file: string, text: string, opts:
   if (judged.length) {
     let result: Record<string, unknown>;
     try {
-      result = await hcl(file, blankedExcept(text, judged, lines));
+      result = withoutPrototypes(await hcl(file, blankedExcept(text, judged, lines)));
     } catch (e) {
       if (/Maximum call stack size exceeded/.test(String((e as Error)?.message))) {
         return { ok: false, error: nestingError(file, nestingScan(text, Infinity) ?? { line: 1, column: 1 }) };
@@ -184,7 +185,8 @@ export async function parseConfigFileSelective(file: string, text: string, opts:
     }
   }
   const chosen = fast.blocks.filter((b) => b.body !== null);
-  const body = assembleTopLevel(chosen.map((b) => ({ type: b.type, labels: b.labels, body: b.body! })));
+  const assembled = assembleTopLevel(chosen.map((b) => ({ type: b.type, labels: b.labels, body: b.body! })));
+  const body = assembled === null ? null : withoutPrototypes(assembled);
   // Skimmed, shapes were not checked: hcl2json refuses these (the same type with and without labels).
   if (body === null) return parseWithHcl2Json(file, text, hcl);
   const blocks: BlockPosition[] = fast.blocks.map((b) => {
@@ -281,7 +283,7 @@ function parseJsonConfig(file: string, text: string): ParseOutcome {
   if (root === null || typeof root !== "object" || Array.isArray(root)) {
     return { ok: false, error: { file, line: 1, column: 1, message: "a .tf.json file must hold a JSON object" } };
   }
-  const body: Record<string, unknown> = {};
+  const body = inputRecord<unknown>();
   const blocks: BlockPosition[] = [];
   for (const [blockType, value] of Object.entries(root as Record<string, unknown>)) {
     if (blockType === "//") continue; // JSON syntax comment property
@@ -310,14 +312,14 @@ function normalizeJsonBlocks(
     for (let i = 0; i < bodies.length; i++) blocks.push({ type: blockType, labels: path.slice(1), line });
     return bodies;
   }
-  const out: Record<string, unknown> = {};
+  const out = inputRecord<unknown>();
   const objects = Array.isArray(value) ? value : [value];
   for (const obj of objects) {
     if (obj === null || typeof obj !== "object") continue;
     for (const [label, inner] of Object.entries(obj as Record<string, unknown>)) {
       const normalized = normalizeJsonBlocks(inner, labelsLeft - 1, [...path, label], keyLines, blocks, blockType);
-      if (labelsLeft - 1 === 0) out[label] = [...((out[label] as unknown[]) ?? []), ...(normalized as unknown[])];
-      else out[label] = { ...((out[label] as object) ?? {}), ...(normalized as object) };
+      if (labelsLeft - 1 === 0) out[label] = [...((out[label] as unknown[] | undefined) ?? []), ...(normalized as unknown[])];
+      else out[label] = Object.assign(inputRecord<unknown>(), out[label] as object | undefined, normalized as object);
     }
   }
   return out;

@@ -1,20 +1,24 @@
 // cloudflare_firewall_rule (+ the cloudflare_filter it points at) and cloudflare_page_rule → core model.
 import { firstBlock, expressionText, literalBool, literalNumber, literalString, literalStringList } from "../values.js";
 import type { AttributeError } from "../attribute-position.js";
-import { refOf, type FirewallRule, type InputError, type InventoryResource, type PageRule } from "../../core/model.js";
+import { refOf, type FirewallRule, type InputError, type InventoryResource, type PageRule, type UnresolvedSetting } from "../../core/model.js";
+import { unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
 
 export interface FilterIndex {
   byId: Map<string, InventoryResource>;
   byConfigAddress: Map<string, InventoryResource>;
+  /** Instance addresses of filters only config knows (`cloudflare_filter.f["a"]`). */
+  byAddress: Map<string, InventoryResource>;
 }
 
 export function indexFilters(resources: InventoryResource[]): FilterIndex {
-  const idx: FilterIndex = { byId: new Map(), byConfigAddress: new Map() };
+  const idx: FilterIndex = { byId: new Map(), byConfigAddress: new Map(), byAddress: new Map() };
   for (const r of resources) {
     if (r.type !== "cloudflare_filter") continue;
     const id = r.inState ? literalString(r.attributes.id) : null;
     if (id) idx.byId.set(id, r);
-    idx.byConfigAddress.set(r.configAddress, r);
+    if (!idx.byConfigAddress.has(r.configAddress)) idx.byConfigAddress.set(r.configAddress, r);
+    idx.byAddress.set(r.address, r);
   }
   return idx;
 }
@@ -30,6 +34,8 @@ export function readFirewallRule(r: InventoryResource, filters: FilterIndex, err
   const expression = literalString(inline?.expression) ?? (filter ? literalString(filter.attributes.expression) : null);
   const actionValue = a.action;
   const action = literalString(actionValue) ?? literalString(firstBlock(actionValue)?.mode);
+  const unresolved: UnresolvedSetting[] = unresolvedSettings(r, ["action", "action.mode", "paused", ...(products.error ? [] : ["products"]), ...ZONE_ATTRIBUTES]);
+  if (expression === null && !inline) unresolved.push(...filterExpressionUnresolved(r, filter));
   return {
     ref: refOf(r),
     action,
@@ -39,12 +45,30 @@ export function readFirewallRule(r: InventoryResource, filters: FilterIndex, err
     description: literalString(a.description),
     paused: literalBool(a.paused),
     priority: literalNumber(a.priority),
+    ...withUnresolved(unresolved),
   };
+}
+
+/** Why a config-only rule's filter expression is not known: the filter's own expression, or its reference. */
+function filterExpressionUnresolved(r: InventoryResource, filter: InventoryResource | null): UnresolvedSetting[] {
+  if (r.inState) return [];
+  if (filter) {
+    return unresolvedSettings(filter, ["expression"]).map((u) => ({ ...u, attribute: `filter (${filter.address}).expression` }));
+  }
+  const raw = r.configAttributes?.filter_id;
+  if (raw === undefined) return [];
+  const text = expressionText(raw) ?? String(raw);
+  const own = r.unresolved?.find((u) => u.attribute === "filter_id" && !r.references?.filter_id);
+  return [{ attribute: "filter_id", expression: text, reason: own?.reason ?? "the filter it names is not in the configuration read" }];
 }
 
 function findFilter(r: InventoryResource, filters: FilterIndex): InventoryResource | null {
   const id = literalString(r.attributes.filter_id);
   if (id && filters.byId.has(id)) return filters.byId.get(id)!;
+  // Config: filter_id evaluated to a reference to a filter instance (`cloudflare_filter.f["a"].id`).
+  const ref = r.inState ? undefined : r.references?.filter_id;
+  const byRef = ref && /\.id$/.test(ref) ? filters.byAddress.get(ref.slice(0, -3)) : undefined;
+  if (byRef) return byRef;
   // Config: filter_id = cloudflare_filter.<name>.id, in the same module.
   const expr = expressionText(r.configAttributes?.filter_id ?? r.attributes.filter_id);
   const m = expr ? /^cloudflare_filter\.([A-Za-z_][A-Za-z0-9_-]*)\.id$/.exec(expr) : null;
@@ -71,6 +95,7 @@ export function readPageRule(r: InventoryResource): PageRule {
     waf: normalizeOnOff(literalString(actions.waf)),
     status: literalString(a.status),
     priority: literalNumber(a.priority),
+    ...withUnresolved(unresolvedSettings(r, ["actions.disable_security", "actions.waf", "target", "status", ...ZONE_ATTRIBUTES])),
   };
 }
 

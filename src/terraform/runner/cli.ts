@@ -5,6 +5,7 @@
 // `run` resolves for every exit code: each subcommand module (state-rm.ts, plan.ts, …) decides what its
 // exit codes mean. It rejects only when the binary cannot be started. Tests and other callers can
 // implement `TerraformCli` themselves.
+import { createSecretRedactor } from "../../core/secret-redaction.js";
 import { execa } from "execa";
 import { TerraformCommandError, TerraformNotFoundError } from "./errors.js";
 
@@ -71,14 +72,15 @@ export function stripAnsi(text: string): string {
 
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)/i;
 
-/** A function that masks the values of secret-looking variables (names with TOKEN, SECRET, API_KEY, …). */
+/**
+ * A function that masks the values of secret-looking variables (names with TOKEN, SECRET, API_KEY, …) in
+ * terraform's output, in the same transformed forms as the API layer (src/core/secret-redaction.ts).
+ */
 export function secretRedactor(env: Record<string, string | undefined>): (text: string) => string {
   const values = Object.entries(env)
-    .filter(([name, value]) => (SECRET_NAME.test(name) || name.startsWith("TF_TOKEN_")) && value && value.length >= 6)
-    .map(([, value]) => value as string)
-    .sort((a, b) => b.length - a.length);
-  if (values.length === 0) return (t) => t;
-  return (text) => values.reduce((t, v) => t.split(v).join("***"), text);
+    .filter(([name, value]) => (SECRET_NAME.test(name) || name.startsWith("TF_TOKEN_")) && value)
+    .map(([, value]) => value as string);
+  return createSecretRedactor({ secrets: values, marker: "***" });
 }
 
 /** Builds the typed error for a failed call: command line, exit code, cleaned stderr/stdout; no environment. */

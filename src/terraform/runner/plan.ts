@@ -37,3 +37,13 @@ export async function plan(cli: TerraformCli, options: PlanOptions = {}): Promis
   }
   throw commandError(result, result.timedOut ? "timed out" : undefined);
 }
+
+/**
+ * True when a plan with changes (exit 2) changes root module outputs only: Terraform (and OpenTofu) then
+ * says it can "save these new output values to the … state, without changing any real infrastructure",
+ * and prints no `Plan:` summary of resource actions. Removing an output that exposed a legacy block gives
+ * exactly this plan; applying it changes nothing outside the state.
+ */
+export function onlyOutputChanges(stdout: string): boolean {
+  return /without changing any real infrastructure/.test(stdout) && !/^Plan: \d+ to /m.test(stdout);
+}

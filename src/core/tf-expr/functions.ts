@@ -1,0 +1,210 @@
+// Terraform built-in functions over known values. Arguments arrive evaluated, except for `try` and `can`
+// (see evaluate.ts), which need to catch their arguments' errors. A function with an unknown argument
+// returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
+// a known, usable argument comes before any unknown one.
+import { parse as parseYaml } from "yaml";
+import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+
+/** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
+export type FileReader = (path: string) => string | Unknown;
+
+export interface FunctionContext {
+  readFile: FileReader;
+}
+
+type Fn = (args: Known[], ctx: FunctionContext) => Value;
+
+function list(v: Value, fn: string): Value[] {
+  if (Array.isArray(v)) return v;
+  throw new EvalError(`${fn}: expected a list, got ${v === null ? "null" : typeof v}`);
+}
+
+function map(v: Value, fn: string): { [k: string]: Value } {
+  if (isObject(v)) return v;
+  throw new EvalError(`${fn}: expected a map or object`);
+}
+
+function str(v: Value, fn: string): string {
+  return toStringValue(v, fn);
+}
+
+function arity(args: Known[], min: number, max: number, fn: string): void {
+  if (args.length < min || args.length > max) throw new EvalError(`${fn}: wrong number of arguments`);
+}
+
+function distinct(items: Value[]): Value[] {
+  const out: Value[] = [];
+  for (const x of items) if (!out.some((y) => deepEqual(x, y))) out.push(x);
+  return out;
+}
+
+function flatten(items: Value[]): Value[] {
+  return items.flatMap((x) => (Array.isArray(x) ? flatten(x) : [x]));
+}
+
+/** Object keys in Terraform's order (lexical). */
+function sortedKeys(o: { [k: string]: Value }): string[] {
+  return Object.keys(o).sort();
+}
+
+function decodeYaml(text: string): Known {
+  try {
+    // YAML 1.2 core schema (`yes` stays a string, as in Terraform), with merge keys.
+    return fromPlain(parseYaml(text, { merge: true }));
+  } catch (e) {
+    throw new EvalError(`yamldecode: ${(e as Error).message.split("\n")[0]}`);
+  }
+}
+
+function decodeJson(text: string): Known {
+  try {
+    return fromPlain(JSON.parse(text));
+  } catch (e) {
+    throw new EvalError(`jsondecode: ${(e as Error).message}`);
+  }
+}
+
+const FUNCTIONS: Record<string, Fn> = {
+  lookup: (a) => {
+    arity(a, 2, 3, "lookup");
+    const m = map(a[0]!, "lookup");
+    const k = str(a[1]!, "lookup");
+    if (Object.hasOwn(m, k)) return m[k]!;
+    if (a.length === 3) return a[2]!;
+    throw new EvalError(`lookup: the given key ${JSON.stringify(k)} does not exist`);
+  },
+  merge: (a) => {
+    const out = newObject();
+    for (const x of a) {
+      if (x === null) continue;
+      const m = map(x, "merge");
+      for (const k of Object.keys(m)) out[k] = m[k]!;
+    }
+    return out;
+  },
+  tomap: (a) => {
+    arity(a, 1, 1, "tomap");
+    return map(a[0]!, "tomap");
+  },
+  toset: (a) => {
+    arity(a, 1, 1, "toset");
+    return distinct(list(a[0]!, "toset"));
+  },
+  tolist: (a) => list(a[0]!, "tolist"),
+  distinct: (a) => distinct(list(a[0]!, "distinct")),
+  compact: (a) => list(a[0]!, "compact").filter((x) => x !== null && x !== ""),
+  flatten: (a) => flatten(list(a[0]!, "flatten")),
+  concat: (a) => a.flatMap((x) => list(x, "concat")),
+  contains: (a) => {
+    arity(a, 2, 2, "contains");
+    return list(a[0]!, "contains").some((x) => deepEqual(x, a[1]!));
+  },
+  coalesce: (a) => {
+    for (const x of a) if (x !== null && x !== "") return x;
+    throw new EvalError("coalesce: no non-null, non-empty argument");
+  },
+  coalescelist: (a) => {
+    for (const x of a) if (list(x, "coalescelist").length > 0) return x;
+    throw new EvalError("coalescelist: no non-empty list");
+  },
+  keys: (a) => sortedKeys(map(a[0]!, "keys")),
+  values: (a) => {
+    const m = map(a[0]!, "values");
+    return sortedKeys(m).map((k) => m[k]!);
+  },
+  length: (a) => {
+    const v = a[0]!;
+    if (typeof v === "string") return [...v].length;
+    if (Array.isArray(v)) return v.length;
+    return Object.keys(map(v, "length")).length;
+  },
+  element: (a) => {
+    const l = list(a[0]!, "element");
+    const i = a[1];
+    if (typeof i !== "number" || l.length === 0) throw new EvalError("element: bad index or empty list");
+    return l[((Math.floor(i) % l.length) + l.length) % l.length]!;
+  },
+  zipmap: (a) => {
+    const ks = list(a[0]!, "zipmap");
+    const vs = list(a[1]!, "zipmap");
+    if (ks.length !== vs.length) throw new EvalError("zipmap: lists of different lengths");
+    const out = newObject();
+    ks.forEach((k, i) => (out[str(k, "zipmap")] = vs[i]!));
+    return out;
+  },
+  setproduct: (a) => {
+    let out: Value[][] = [[]];
+    for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
+    return a.length === 0 ? [] : out;
+  },
+  lower: (a) => str(a[0]!, "lower").toLowerCase(),
+  upper: (a) => str(a[0]!, "upper").toUpperCase(),
+  trimspace: (a) => str(a[0]!, "trimspace").trim(),
+  join: (a) => list(a[1]!, "join").map((x) => str(x, "join")).join(str(a[0]!, "join")),
+  split: (a) => str(a[1]!, "split").split(str(a[0]!, "split")),
+  replace: (a) => {
+    const [s, find, rep] = [str(a[0]!, "replace"), str(a[1]!, "replace"), str(a[2]!, "replace")];
+    // `/re/` patterns are regular expressions in Terraform (RE2); only literal substrings are evaluated here.
+    if (find.length > 1 && find.startsWith("/") && find.endsWith("/")) throw new EvalError("replace: regular expressions are not evaluated offline");
+    return s.split(find).join(rep);
+  },
+  tostring: (a) => (a[0] === null ? null : str(a[0]!, "tostring")),
+  tonumber: (a) => {
+    const v = a[0]!;
+    if (v === null || typeof v === "number") return v;
+    if (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
+    throw new EvalError(`tonumber: cannot convert ${JSON.stringify(v)} to a number`);
+  },
+  tobool: (a) => {
+    const v = a[0]!;
+    if (v === null || typeof v === "boolean") return v;
+    if (v === "true" || v === "false") return v === "true";
+    throw new EvalError(`tobool: cannot convert ${JSON.stringify(v)} to bool`);
+  },
+  jsondecode: (a) => decodeJson(str(a[0]!, "jsondecode")),
+  yamldecode: (a) => decodeYaml(str(a[0]!, "yamldecode")),
+  jsonencode: (a) => JSON.stringify(a[0]),
+  file: (a, ctx) => ctx.readFile(str(a[0]!, "file")),
+};
+
+/** Functions Terraform has that are not evaluated offline: their result is unknown, not an error. */
+const NOT_EVALUATED = new Set([
+  "templatefile", "fileexists", "fileset", "filebase64", "timestamp", "uuid", "bcrypt", "base64encode", "base64decode",
+  "md5", "sha1", "sha256", "regex", "regexall", "format", "formatlist", "cidrsubnet", "cidrhost", "substr", "sort",
+  "reverse", "slice", "range", "index", "one", "sum", "max", "min", "abs", "ceil", "floor", "setunion", "setintersection",
+  "setsubtract", "chunklist", "transpose", "yamlencode", "startswith", "endswith", "strcontains", "title", "trim",
+  "trimprefix", "trimsuffix", "alltrue", "anytrue", "nonsensitive", "sensitive", "type", "abspath", "dirname",
+  "basename", "pathexpand", "uuidv5", "matchkeys", "urlencode",
+]);
+
+export function isTerraformFunction(name: string): boolean {
+  return name in FUNCTIONS || NOT_EVALUATED.has(name) || name === "try" || name === "can";
+}
+
+/** Calls a function; unknown arguments give unknown. */
+export function callFunction(name: string, args: Value[], ctx: FunctionContext): Value {
+  const fn = FUNCTIONS[name];
+  if (!fn) {
+    if (NOT_EVALUATED.has(name)) return new Unknown(`${name}() is not evaluated offline`);
+    throw new EvalError(`Call to unknown function; There is no function named "${name}".`);
+  }
+  if (name === "coalesce") {
+    // The first known usable argument decides, unless an unknown one comes before it.
+    for (const x of args) {
+      if (!isKnown(x)) return x instanceof Unknown ? x : new Unknown(`coalesce() over a value known only after apply`);
+      if (x !== null && x !== "") return x;
+    }
+  }
+  for (const x of args) if (!isKnown(x)) return x instanceof Unknown ? x : new Unknown(`${name}() of a resource attribute, known only after apply`);
+  // Functions that only move values around accept lists and maps with unknown elements; the others need
+  // every part known (contains, toset or a string function cannot decide on an unknown element).
+  if (!STRUCTURAL.has(name)) {
+    for (const x of args) {
+      const u = firstUnknownIn(x);
+      if (u) return asUnknown(u);
+    }
+  }
+  return fn(args as Known[], ctx);
+}
+
+const STRUCTURAL = new Set(["lookup", "merge", "tomap", "tolist", "flatten", "concat", "keys", "values", "length", "element", "zipmap", "coalesce", "coalescelist", "compact"]);

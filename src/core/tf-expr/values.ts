@@ -1,0 +1,125 @@
+// The values the Terraform expression evaluator works with: plain JSON-like values for what is known,
+// `Unknown` for what only a plan (or state) could tell, and `ResourceReference` for a reference to a
+// resource whose attributes are not known offline but whose identity is (`cloudflare_zone.z["shop"].id`).
+
+/**
+ * A value known at its top level. A list or map may hold unknown elements (`{ shop = { zone_id =
+ * cloudflare_zone.shop.id } }`): its keys and length are known, which is what `for_each` needs.
+ */
+export type Known = string | number | boolean | null | Value[] | { [key: string]: Value };
+export type Value = Known | Unknown | ResourceReference;
+
+/** A value that cannot be known offline; `reason` says why, for the finding that reports it. */
+export class Unknown {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * A reference to a resource (or one of its instances or attributes) in the configuration. Its value is not
+ * known offline, but its *identity* is: two expressions that evaluate to the same address name the same
+ * thing (the zone grouping relies on this).
+ */
+export class ResourceReference {
+  constructor(readonly address: string) {}
+  attr(name: string): ResourceReference {
+    return new ResourceReference(`${this.address}.${name}`);
+  }
+  index(key: string | number): ResourceReference {
+    return new ResourceReference(`${this.address}[${typeof key === "number" ? key : JSON.stringify(key)}]`);
+  }
+}
+
+/** An evaluation error Terraform would report (a missing attribute, a wrong type): `try` and `can` catch it. */
+export class EvalError extends Error {}
+
+export function isKnown(v: Value): v is Known {
+  return !(v instanceof Unknown) && !(v instanceof ResourceReference);
+}
+
+/** The first unknown part of a value (itself, or an element at any depth); null when it is wholly known. */
+export function firstUnknownIn(v: Value): Unknown | ResourceReference | null {
+  if (v instanceof Unknown || v instanceof ResourceReference) return v;
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const u = firstUnknownIn(x);
+      if (u) return u;
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const k of Object.keys(v)) {
+      const u = firstUnknownIn(v[k]!);
+      if (u) return u;
+    }
+  }
+  return null;
+}
+
+/** Known at every depth: nothing in it waits for a plan. */
+export function isWhollyKnown(v: Value): boolean {
+  return firstUnknownIn(v) === null;
+}
+
+/** An unknown part as `Unknown` (a resource reference's value is known only after apply). */
+export function asUnknown(v: Unknown | ResourceReference): Unknown {
+  return v instanceof Unknown ? v : new Unknown(`${v.address} is known only after apply`);
+}
+
+export function isObject(v: unknown): v is { [key: string]: Value } {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Unknown) && !(v instanceof ResourceReference);
+}
+
+/** An object without a prototype, so keys such as `__proto__` or `constructor` are plain keys. */
+export function newObject(): { [key: string]: Value } {
+  return Object.create(null) as { [key: string]: Value };
+}
+
+export function typeName(v: Value): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "list";
+  if (v instanceof Unknown || v instanceof ResourceReference) return "unknown";
+  return typeof v === "object" ? "object" : typeof v;
+}
+
+/** Terraform's equality: same type and same value, deeply. */
+export function deepEqual(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]!));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual(a[k]!, b[k]!));
+  }
+  return false;
+}
+
+/** Terraform's conversion to string (templates, `tostring`, map keys). */
+export function toStringValue(v: Value, what: string): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return String(v);
+  if (typeof v === "boolean") return v ? "true" : "false";
+  throw new EvalError(`${what}: cannot convert ${typeOfKnown(v)} to string`);
+}
+
+function typeOfKnown(v: Value): string {
+  return typeName(v);
+}
+
+/** Converts a value parsed from JSON or YAML (objects with prototypes, undefined) into a `Known`. */
+export function fromPlain(v: unknown): Known {
+  if (v === undefined || v === null) return null;
+  if (typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(fromPlain);
+  if (v instanceof Map) {
+    const o = newObject();
+    for (const [k, x] of v) o[String(k)] = fromPlain(x);
+    return o;
+  }
+  if (typeof v === "object") {
+    const o = newObject();
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) o[k] = fromPlain(x);
+    return o;
+  }
+  return null;
+}

@@ -1,0 +1,78 @@
+// Settings that decide a zone's migration but are not known offline: which resources they make possibly
+// relevant (a firewall rule that may bypass the WAF), the VALUE_UNRESOLVED findings that name them, and
+// their severities. Nothing here assumes a value: an unknown setting is reported, and the ruleset builder
+// writes a `# TODO` where it would go.
+//
+// Severities (VALUE_UNRESOLVED is `info` by default, for instance keys only state can name):
+// - a possible WAF bypass (firewall rule action/products/filter, Page Rule disable_security/waf/target)
+//   whose value is unknown: `warning` — the gate counts it, never treats it as absent;
+// - a setting the generated ruleset depends on (core rule set sensitivity and action mode, group and rule
+//   modes and ids, package id) or the zone id: `warning` — the zone is not ready (ZoneReport.unresolved).
+import { finding } from "./findings.js";
+import type { Finding, FirewallRule, PageRule, ResourceRef, UnresolvedSetting, ZoneUnresolved } from "./model.js";
+
+interface WithUnresolved {
+  ref: ResourceRef;
+  unresolved?: UnresolvedSetting[];
+}
+
+function has(x: WithUnresolved, attribute: string): boolean {
+  return (x.unresolved ?? []).some((u) => u.attribute === attribute || attribute.startsWith(`${u.attribute}.`) || u.attribute.startsWith(`${attribute}.`));
+}
+
+/**
+ * A firewall rule that is not known to bypass the WAF but may: its action or products are unknown, and
+ * what is known does not rule a bypass out.
+ */
+export function mayBypassWaf(rule: FirewallRule): boolean {
+  const actionUnknown = has(rule, "action");
+  const productsUnknown = has(rule, "products");
+  if (!actionUnknown && !productsUnknown) return false;
+  if (!actionUnknown && rule.action !== "bypass") return false;
+  if (!productsUnknown && !rule.products.includes("waf")) return false;
+  return true;
+}
+
+/** A Page Rule whose Disable Security or WAF setting is unknown (and not already known to be on/off). */
+export function pageRuleMayTouchWaf(rule: PageRule): boolean {
+  return (has(rule, "actions.disable_security") && !rule.disableSecurity) || (has(rule, "actions.waf") && rule.waf === null);
+}
+
+/** What the zone report lists: one entry per unresolved setting of a resource the zone's migration uses. */
+export function zoneUnresolved(items: WithUnresolved[]): ZoneUnresolved[] {
+  const out: ZoneUnresolved[] = [];
+  for (const x of items) {
+    for (const u of x.unresolved ?? []) out.push({ address: x.ref.address, attribute: u.attribute, expression: u.expression, reason: u.reason, file: x.ref.file, line: x.ref.line });
+  }
+  return out;
+}
+
+const SUPPLY = "supply it with --var-file FILE or --var NAME=VALUE, or pass --state (state values win)";
+const BYPASS_ATTRIBUTES = /^(action|products|paused|filter|actions|target|status)/;
+
+/** One VALUE_UNRESOLVED finding per resource and attribute, with its severity (see the header). */
+export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Finding[] {
+  const out: Finding[] = [];
+  for (const x of items) {
+    for (const u of x.unresolved ?? []) {
+      const what = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})`;
+      // The reason names the root variable to set when it is one; otherwise say how values are supplied.
+      const supply = /--var/.test(u.reason) ? "see above" : SUPPLY;
+      const zone = u.attribute === "zone_id" || u.attribute === "zone";
+      const bypass = !zone && isBypassType(x.ref.type) && BYPASS_ATTRIBUTES.test(u.attribute);
+      const message = zone
+        ? `${what}, so the zone it belongs to is not known${supply === SUPPLY ? `; ${supply}` : ""}`
+        : bypass
+          ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply === SUPPLY ? `: ${supply}` : ""}`
+          : `${what}; the generated ruleset has a TODO instead of a value${supply === SUPPLY ? `: ${supply}` : ""}`;
+      out.push(
+        finding("VALUE_UNRESOLVED", message, { ref: x.ref, zoneId }, { attribute: u.attribute, expression: u.expression, reason: u.reason, ...(bypass ? { possibleBypass: true } : {}) }, "warning"),
+      );
+    }
+  }
+  return out;
+}
+
+function isBypassType(type: string): boolean {
+  return type === "cloudflare_firewall_rule" || type === "cloudflare_page_rule";
+}
