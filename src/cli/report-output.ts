@@ -1,7 +1,9 @@
 // Renders a report in the requested format to stdout or a file, and computes the exit code.
+import { pathToFileURL } from "node:url";
 import type { FailOn, InputError, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { RENDERERS } from "../render/index.js";
+import { errorPath } from "../render/paths.js";
 import { renderJsonChunks } from "../render/json.js";
 import { shouldColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
@@ -10,7 +12,7 @@ import { writeReportFile } from "./io.js";
 import { resolveOutputs, type Format } from "./options.js";
 
 /** A rendered report: one string, or pieces written in order (large JSON reports). */
-export type Renderer = (report: Report, ctx: { color: boolean; title: string }) => string | Iterable<string>;
+export type Renderer = (report: Report, ctx: { color: boolean; title: string; srcRootUri?: string }) => string | Iterable<string>;
 
 const renderers: Partial<Record<Format, Renderer>> = {
   json: (r) => renderJsonChunks(r),
@@ -28,14 +30,15 @@ export async function emitReport(
   opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>> },
 ): Promise<void> {
   // First, and whatever the format: a CI log shows stderr even when stdout goes to a SARIF file.
-  writeInputErrors(report.errors);
+  // Named like every report names files: relative to the working directory (render/paths.ts).
+  writeInputErrors(report.errors.map((e) => ({ ...e, file: errorPath(report, e) ?? e.file })));
   const isTTY = process.stdout.isTTY === true;
   const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);
   for (const t of targets) {
     const render = opts.renderers?.[t.format] ?? renderers[t.format];
     if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
     const color = t.file === null && shouldColor(isTTY, process.env);
-    const text = render(report, { color, title: opts.title });
+    const text = render(report, { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) });
     if (t.file !== null) await writeReportFile(t.file, text);
     else await writeStdout(text);
   }
@@ -70,4 +73,10 @@ async function writeStdout(text: string | Iterable<string>): Promise<void> {
 export function exitCodeFor(report: Report, failOn: FailOn): number {
   if (report.errors.length > 0) return EXIT_INPUT;
   return report.findings.some((f) => tripsFailOn(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/** A directory as the absolute `file:` URI SARIF's originalUriBaseIds wants (ending in `/`). */
+export function srcRootUri(dir: string): string {
+  const href = pathToFileURL(dir).href;
+  return href.endsWith("/") ? href : href + "/";
 }

@@ -5,11 +5,11 @@
 //
 // The certs command adds a `certs` section to the report (CertsReport); the JSON renderer prints it as is,
 // which extends schemaVersion 1 compatibly. Pure: no I/O.
-import path from "node:path";
 
 import type { CaTarget } from "../core/cert-fix.js";
 import { daysBetween, relativeDays, type CertificateKind, type TimelineEntry, type Urgency } from "../core/certs.js";
 import type { Finding, InputError, Report, Severity } from "../core/model.js";
+import { errorPath, reportPath, withLine } from "./paths.js";
 import { makeStyle, type Style } from "./style.js";
 
 /** One certificate the audit looked at (audited or not), for the "nothing to do" list. */
@@ -152,7 +152,7 @@ export function renderCertsText(report: CertsReport, opts: CertsTextOptions): st
   if (report.errors.length) {
     out.push("");
     out.push(st.bold(st.severity("error", `Input that could not be read (${report.errors.length})`)));
-    for (const e of report.errors) out.push(`  ${errorLocation(e)}: ${e.message}`);
+    for (const e of report.errors) out.push(`  ${errorLocation(report, e)}: ${e.message}`);
   }
   if (report.findings.length === 0 && report.errors.length === 0 && (certs?.certificates.length ?? 0) === 0) {
     out.push("");
@@ -279,13 +279,11 @@ function fixLines(report: CertsReport, fix: CertFixSummary, st: Style): string[]
   return lines;
 }
 
+/** Files are named as in every report: relative to the working directory (paths.ts). */
 function where(report: Report, file: string, line: number | null): string {
-  const root = (report.root ?? ".").replace(/\\/g, "/");
-  const f = file.replace(/\\/g, "/");
-  const joined = f.startsWith("/") || root === "." || root === "" ? f : path.posix.normalize(path.posix.join(root, f));
-  return line ? `${joined}:${line}` : joined;
+  return withLine(reportPath(report, file), line);
 }
 
-function errorLocation(e: InputError): string {
-  return `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ""}` : ""}`;
+function errorLocation(report: Report, e: InputError): string {
+  return withLine(errorPath(report, e) ?? e.file, e.line, e.column);
 }

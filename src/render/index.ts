@@ -10,13 +10,15 @@ export interface RenderContext {
   color: boolean;
   /** The command that produced the report (`scan`, `plan`, `gate`, `certs`). */
   title: string;
+  /** The working directory as a `file:` URI ending in `/` (SARIF's %SRCROOT%); omitted in pure renders. */
+  srcRootUri?: string;
 }
 
 export type ReportRenderer = (report: Report, ctx: RenderContext) => string;
 
 export const RENDERERS: Record<"markdown" | "sarif" | "junit", ReportRenderer> = {
   markdown: (report, ctx) => renderMarkdown(report, { title: ctx.title }),
-  sarif: (report) => renderSarif(report),
+  sarif: (report, ctx) => renderSarif(report, ctx.srcRootUri ? { srcRootUri: ctx.srcRootUri } : {}),
   junit: (report, ctx) => renderJunit(report, { title: ctx.title }),
 };
 

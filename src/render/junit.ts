@@ -1,6 +1,8 @@
-// JUnit XML for CI test views: a suite per zone with one test case per check, a suite `inputs` (one
-// failing test case per file that could not be read), and a suite `provider` for findings of no zone.
-// A check fails when it has findings at error severity; warnings and info go into its <system-out>.
+// JUnit XML for CI test views: a suite per zone with one test case per check, a suite `inputs` (one test
+// case per file that could not be read, in <error>: the check could not run, which is not a finding), and a
+// suite `provider` for findings of no zone. A check fails when it has findings at error severity; warnings
+// and info go into its <system-out>. Elements and attributes are those of the Jenkins JUnit schema
+// (xunit-plugin junit-10.xsd), which CI test views accept: `skipped` exists on <testsuite> only.
 import type { Finding, InputError, Report, ZoneReport } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "./paths.js";
 import { CHECK_COMPATIBILITY, CHECK_PROVIDER_UPGRADE, compareCodes, INPUT_ERROR, ruleDoc, ZONE_CHECKS } from "./rule-docs.js";
@@ -14,6 +16,8 @@ interface TestCase {
   name: string;
   /** Present when the case failed. */
   failure?: { message: string; type: string; body: string };
+  /** Present when the case could not run (its input could not be read). */
+  error?: { message: string; type: string; body: string };
   systemOut?: string;
 }
 
@@ -46,9 +50,10 @@ export function renderJunit(report: Report, opts: JunitOptions = {}): string {
 
   const tests = suites.reduce((n, s) => n + s.cases.length, 0);
   const failures = suites.reduce((n, s) => n + s.cases.filter((c) => c.failure).length, 0);
+  const errors = suites.reduce((n, s) => n + s.cases.filter((c) => c.error).length, 0);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   out.push(
-    `<testsuites name="${attr(`cf-waf-migrate ${opts.title ?? "scan"}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="0" time="0">`,
+    `<testsuites name="${attr(`cf-waf-migrate ${opts.title ?? "scan"}`)}" tests="${tests}" failures="${failures}" errors="${errors}" time="0">`,
   );
   for (const s of suites) out.push(...suiteXml(s));
   out.push("</testsuites>");
@@ -118,13 +123,14 @@ function inputsSuite(report: Report): TestSuite {
 
 function errorCase(report: Report, e: InputError): TestCase {
   const where = withLine(errorPath(report, e) ?? e.file, e.line, e.column);
-  return { name: `read ${where}`, failure: { message: e.message, type: INPUT_ERROR, body: `${where}: ${e.message}` } };
+  return { name: `read ${where}`, error: { message: e.message, type: INPUT_ERROR, body: `${where}: ${e.message}` } };
 }
 
 function suiteXml(s: TestSuite): string[] {
   const failures = s.cases.filter((c) => c.failure).length;
+  const errors = s.cases.filter((c) => c.error).length;
   const out = [
-    `  <testsuite name="${attr(s.name)}" tests="${s.cases.length}" failures="${failures}" errors="0" skipped="0" time="0">`,
+    `  <testsuite name="${attr(s.name)}" tests="${s.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="0">`,
   ];
   if (s.properties.length) {
     out.push("    <properties>");
@@ -133,11 +139,13 @@ function suiteXml(s: TestSuite): string[] {
   }
   for (const c of s.cases) {
     const open = `    <testcase name="${attr(c.name)}" classname="${attr(s.name)}" time="0"`;
-    if (!c.failure && !c.systemOut) {
+    if (!c.failure && !c.error && !c.systemOut) {
       out.push(`${open}/>`);
       continue;
     }
     out.push(`${open}>`);
+    // The schema's order within <testcase>: error, failure, system-out.
+    if (c.error) out.push(`      <error message="${attr(c.error.message)}" type="${attr(c.error.type)}">${text(c.error.body)}</error>`);
     if (c.failure) {
       out.push(`      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${text(c.failure.body)}</failure>`);
     }

@@ -1,21 +1,31 @@
-// GitHub-flavoured Markdown for a pull-request comment: a heading with the counts, then each zone with a
-// table of its findings, the generated ruleset, the import and the state removals; findings of no zone;
-// the plan's steps; the input errors. Deterministic: the same report always gives the same text.
+// GitHub-flavoured Markdown for a pull-request comment: a heading with the counts and a summary of what
+// needs action, the input errors and the findings of no zone, then (collapsed) the plan's steps and each
+// zone with a table of its findings, the generated ruleset, the import and the state removals. Stays under
+// GitHub's comment limit whatever the estate (core/markdown-budget.ts). Deterministic.
 import type { Finding, InputError, PlanStep, Report, RulesetRule, Severity, ZoneReport } from "../core/model.js";
+import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
 import { errorPath, reportPath, withLine } from "./paths.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
   title?: string;
+  /** Upper bound on the length of the text (default {@link MARKDOWN_MAX_CHARS}, under GitHub's comment limit). */
+  maxChars?: number;
 }
 
+/**
+ * Summary first (counts, the findings by code, one line per zone that needs action and what blocks it),
+ * then the unreadable input and the findings of no zone, then the plan and each zone's details in
+ * collapsible sections. Whatever the estate, the text stays under `maxChars`: each part is cut, whole items
+ * at a time, with a line that says how many more there are and where to find them.
+ */
 export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
-  const out: string[] = [];
-  out.push(heading(report, opts.title ?? "scan"));
-  out.push("");
+  const fixed: string[] = [];
+  fixed.push(heading(report, opts.title ?? "scan"));
+  fixed.push("");
   const inConfig = report.resources.filter((r) => r.inConfig).length;
   const inState = report.resources.filter((r) => r.inState).length;
-  out.push(
+  fixed.push(
     `${plural(report.resources.length, "resource")} (${inConfig} in config, ${inState} in state)` +
       (report.root && report.root !== "." ? ` under ${codeSpan(report.root)}` : ""),
   );
@@ -27,29 +37,96 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     if (f.zoneId !== null && zoneIds.has(f.zoneId)) byZone.set(f.zoneId, [...(byZone.get(f.zoneId) ?? []), f]);
     else other.push(f);
   }
-
-  for (const z of report.zones) out.push("", ...zoneSection(report, z, byZone.get(z.zoneId) ?? []));
-
-  if (other.length) {
-    out.push("", "### Other findings", "");
-    out.push(...findingsTable(report, other, true));
+  const verdicts = report.zones.map((z) => zoneVerdict(z, byZone.get(z.zoneId) ?? []));
+  if (report.zones.length) {
+    const n = (k: ZoneVerdict["kind"]) => verdicts.filter((v) => v.kind === k).length;
+    fixed.push("", `**Zones:** ${n("blocked")} blocked · ${n("act")} to act on · ${n("ready")} ready`);
   }
 
-  if (report.plan && report.plan.steps.length) {
-    out.push("", "### Plan", "");
-    report.plan.steps.forEach((step, i) => out.push(...(i ? [""] : []), ...planStep(step)));
+  const sections: BudgetSection[] = [];
+  const add = (s: BudgetSection | null) => s && sections.push(s);
+  add(codeCounts(report.findings));
+  const needAction = verdicts.filter((v) => v.kind !== "ready").sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "blocked" ? -1 : 1));
+  if (needAction.length) {
+    add({ open: ["", `### Zones that need action (${needAction.length})`, ""], items: needAction.map((v) => [v.line]), close: [], noun: "zones", priority: 1, maxShare: 0.4 });
   }
-
   if (report.errors.length) {
-    out.push("", `### Input that could not be read (${report.errors.length})`, "");
-    out.push("| Location | Message |", "| --- | --- |");
-    for (const e of report.errors) out.push(`| ${codeSpan(errorLocation(report, e), true)} | ${cell(e.message)} |`);
+    add({
+      open: ["", `### Input that could not be read (${report.errors.length})`, "", "| Location | Message |", "| --- | --- |"],
+      items: report.errors.map((e) => [`| ${codeSpan(errorLocation(report, e), true)} | ${cell(e.message)} |`]),
+      close: [],
+      noun: "unreadable inputs",
+      priority: 2,
+      maxShare: 0.15,
+    });
+  }
+  if (other.length) {
+    const [header, delim, ...rows] = findingsTable(report, other, true);
+    add({ open: ["", `### Other findings (${other.length})`, "", header!, delim!], items: rows.map((r) => [r]), close: [], noun: "findings", priority: 3, maxShare: 0.25 });
+  }
+  if (report.plan && report.plan.steps.length) {
+    const d = details(`Plan (${plural(report.plan.steps.length, "step")})`);
+    add({ ...d, items: report.plan.steps.map((step) => ["", ...planStep(step)]), noun: "steps", priority: 4 });
+  }
+  if (report.zones.length) {
+    const d = details(`Zone details (${plural(report.zones.length, "zone")})`);
+    add({ ...d, items: report.zones.map((z) => ["", ...zoneSection(report, z, byZone.get(z.zoneId) ?? [])]), noun: "zones", priority: 5 });
   }
 
+  const tail: string[] = [];
   if (report.zones.length === 0 && report.findings.length === 0 && report.errors.length === 0) {
-    out.push("", "No previous-WAF resources or WAF-related settings found.");
+    tail.push("", "No previous-WAF resources or WAF-related settings found.");
   }
+  const out = [...fixed, ...fitSections(sections, opts.maxChars ?? MARKDOWN_MAX_CHARS, [...fixed, ...tail]).flat(), ...tail];
   return out.join("\n") + "\n";
+}
+
+interface ZoneVerdict {
+  kind: "blocked" | "act" | "ready";
+  /** The zone's line in "Zones that need action". */
+  line: string;
+}
+
+/** Blocked: an error finding or not compatible; to act on: warnings; ready: nothing but information. */
+function zoneVerdict(z: ZoneReport, findings: Finding[]): ZoneVerdict {
+  const codes = (s: Severity) => codeList(findings.filter((f) => f.severity === s));
+  const errors = codes("error");
+  const warnings = codes("warning");
+  const blockers = [...errors];
+  if (!z.compatible && !findings.some((f) => f.code === "URI_WAF_OVERRIDE")) blockers.push("not compatible (URI-based WAF override)");
+  const kind = blockers.length ? "blocked" : warnings.length ? "act" : "ready";
+  const parts = [
+    ...(blockers.length ? [`**blocked by** ${blockers.join(", ")}`] : []),
+    ...(warnings.length ? [`to act on: ${warnings.join(", ")}`] : []),
+  ];
+  return { kind, line: `- ${codeSpan(z.zoneId)}${z.zoneName ? ` (${inline(z.zoneName)})` : ""}: ${parts.join("; ")}` };
+}
+
+/** `CODE` or `CODE ×n`, in order of first appearance. */
+function codeList(findings: Finding[]): string[] {
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
+  return [...counts].map(([c, n]) => `${codeSpan(c)}${n > 1 ? ` ×${n}` : ""}`);
+}
+
+/** The findings counted by code, most severe first: the whole estate at a glance. */
+function codeCounts(findings: Finding[]): BudgetSection | null {
+  if (!findings.length) return null;
+  const counts = new Map<string, { severity: Severity; n: number }>();
+  for (const f of findings) {
+    const c = counts.get(f.code);
+    if (c) c.n++;
+    else counts.set(f.code, { severity: f.severity, n: 1 });
+  }
+  const rank = (s: Severity) => (s === "error" ? 0 : s === "warning" ? 1 : 2);
+  const rows = [...counts].sort(([a, x], [b, y]) => rank(x.severity) - rank(y.severity) || (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    open: ["", "| Code | Severity | Count |", "| --- | --- | ---: |"],
+    items: rows.map(([code, c]) => [`| ${codeSpan(code, true)} | ${severityLabel(c.severity)} | ${c.n} |`]),
+    close: [],
+    noun: "finding codes",
+    priority: 0,
+  };
 }
 
 function heading(report: Report, title: string): string {

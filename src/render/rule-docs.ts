@@ -224,3 +224,17 @@ export function ruleName(code: string): string {
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join("");
 }
+
+/**
+ * SARIF `reportingDescriptor.help`: what the code means and what to do, as plain text and Markdown.
+ * GitHub code scanning shows it under each alert (without it the alert carries only its one-line message).
+ */
+export function ruleHelp(code: string, level: Severity): { text: string; markdown: string } {
+  const doc = ruleDoc(code);
+  const uri = code === INPUT_ERROR ? INPUT_ERROR_HELP_URI : FINDING_CODES_HELP_URI;
+  const what = code === INPUT_ERROR ? "Exit codes and unreadable input" : `Finding codes (${code})`;
+  return {
+    text: `${doc.short}\n\n${doc.full}\n\nDefault severity: ${level}. See ${uri}`,
+    markdown: `**${doc.short}**\n\n${doc.full}\n\nDefault severity: \`${level}\`. See [${what}](${uri}).`,
+  };
+}

@@ -11,6 +11,7 @@ import {
   INPUT_ERROR,
   INPUT_ERROR_HELP_URI,
   ruleDoc,
+  ruleHelp,
   ruleName,
   TOOL_INFORMATION_URI,
 } from "./rule-docs.js";
@@ -31,13 +32,14 @@ interface SarifRule {
   shortDescription: { text: string };
   fullDescription: { text: string };
   helpUri: string;
+  help: { text: string; markdown: string };
   defaultConfiguration: { level: SarifLevel };
   properties: { tags: string[] };
 }
 
 interface SarifLocation {
   physicalLocation: {
-    artifactLocation: { uri: string };
+    artifactLocation: { uri: string; uriBaseId?: string };
     region?: { startLine: number; startColumn?: number };
   };
 }
@@ -52,7 +54,22 @@ interface SarifResult {
   properties: Record<string, unknown>;
 }
 
-export function renderSarif(report: Report): string {
+/**
+ * The base every relative artifact URI is resolved against: the directory the tool ran in, which report
+ * paths are relative to (paths.ts). GitHub code scanning maps `%SRCROOT%` onto the repository checkout, so
+ * results land on the right file wherever the tool ran.
+ */
+export const SRCROOT = "%SRCROOT%";
+
+export interface SarifOptions {
+  /**
+   * The working directory as an absolute `file:` URI ending in `/` (`originalUriBaseIds["%SRCROOT%"].uri`).
+   * Left out, the base is only described: consumers resolve it against the checkout, as GitHub does.
+   */
+  srcRootUri?: string;
+}
+
+export function renderSarif(report: Report, opts: SarifOptions = {}): string {
   const codes = new Set(report.findings.map((f) => f.code));
   if (report.errors.length) codes.add(INPUT_ERROR);
   const firstSeverity = new Map<string, Severity>();
@@ -60,13 +77,15 @@ export function renderSarif(report: Report): string {
 
   const rules: SarifRule[] = [...codes].sort(compareCodes).map((code) => {
     const doc = ruleDoc(code);
+    const severity = defaultSeverity(code, firstSeverity.get(code) ?? "warning");
     return {
       id: code,
       name: ruleName(code),
       shortDescription: { text: doc.short },
       fullDescription: { text: doc.full },
       helpUri: code === INPUT_ERROR ? INPUT_ERROR_HELP_URI : FINDING_CODES_HELP_URI,
-      defaultConfiguration: { level: sarifLevel(defaultSeverity(code, firstSeverity.get(code) ?? "warning")) },
+      help: ruleHelp(code, severity),
+      defaultConfiguration: { level: sarifLevel(severity) },
       properties: { tags: ["terraform", "cloudflare", "waf"] },
     };
   });
@@ -98,6 +117,11 @@ export function renderSarif(report: Report): string {
             version: report.tool.version,
             rules,
           },
+        },
+        originalUriBaseIds: {
+          [SRCROOT]: opts.srcRootUri
+            ? { uri: opts.srcRootUri }
+            : { description: { text: "The directory cf-waf-migrate ran in (report paths are relative to it); normally the repository root." } },
         },
         results,
       },
@@ -142,7 +166,11 @@ function errorResult(report: Report, e: InputError, index: number, fingerprint: 
 }
 
 function location(file: string, line: number | null, column: number | null): SarifLocation {
-  const loc: SarifLocation = { physicalLocation: { artifactLocation: { uri: pathToUri(file) } } };
+  const uri = pathToUri(file);
+  // Relative paths resolve against %SRCROOT%; an absolute path (a file outside the working directory) is
+  // already a `file:` URI and takes no base.
+  const artifactLocation = uri.startsWith("file:") ? { uri } : { uri, uriBaseId: SRCROOT };
+  const loc: SarifLocation = { physicalLocation: { artifactLocation } };
   if (isPositiveInt(line)) {
     loc.physicalLocation.region = { startLine: line };
     if (isPositiveInt(column)) loc.physicalLocation.region.startColumn = column;

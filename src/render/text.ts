@@ -2,6 +2,7 @@
 // generated ruleset in one line per rule, the import and the state removals; then findings that belong to
 // no zone, then the input errors.
 import type { Finding, InputError, Report, Severity, ZoneReport } from "../core/model.js";
+import { errorPath, reportPath, withLine } from "./paths.js";
 import { makeStyle, type Style } from "./style.js";
 
 export interface TextOptions {
@@ -26,13 +27,13 @@ export function renderText(report: Report, opts: TextOptions): string {
   for (const z of report.zones) {
     out.push("");
     out.push(zoneHeader(z, st));
-    for (const f of byZone.get(z.zoneId) ?? []) out.push(...findingLines(f, st));
+    for (const f of byZone.get(z.zoneId) ?? []) out.push(...findingLines(report, f, st));
     out.push(...zoneDetails(z, st));
   }
   if (other.length) {
     out.push("");
     out.push(st.bold("Other findings"));
-    for (const f of other) out.push(...findingLines(f, st));
+    for (const f of other) out.push(...findingLines(report, f, st));
   }
   if (report.plan) {
     out.push("");
@@ -46,7 +47,7 @@ export function renderText(report: Report, opts: TextOptions): string {
   if (report.errors.length) {
     out.push("");
     out.push(st.bold(st.severity("error", `Input that could not be read (${report.errors.length})`)));
-    for (const e of report.errors) out.push(`  ${errorLocation(e)}: ${e.message}`);
+    for (const e of report.errors) out.push(`  ${errorLocation(report, e)}: ${e.message}`);
   }
   if (report.zones.length === 0 && report.findings.length === 0 && report.errors.length === 0) {
     out.push("");
@@ -76,8 +77,8 @@ function zoneHeader(z: ZoneReport, st: Style): string {
   return st.bold(`Zone ${z.zoneId}${name}`) + `  plan ${z.plan} · ${compat} · migration mode ${z.migrationMode}`;
 }
 
-function findingLines(f: Finding, st: Style): string[] {
-  const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : (f.address ?? "");
+function findingLines(report: Report, f: Finding, st: Style): string[] {
+  const where = f.file ? withLine(reportPath(report, f.file), f.line) : (f.address ?? "");
   const label = st.severity(f.severity, f.severity.toUpperCase().padEnd(7));
   return [`  ${label} ${f.code}  ${st.dim(where)}`, `          ${f.message}`];
 }
@@ -105,6 +106,7 @@ function zoneDetails(z: ZoneReport, st: Style): string[] {
   return lines;
 }
 
-function errorLocation(e: InputError): string {
-  return `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ""}` : ""}`;
+/** Files are named as in every report: relative to the working directory (paths.ts). */
+function errorLocation(report: Report, e: InputError): string {
+  return withLine(errorPath(report, e) ?? e.file, e.line, e.column);
 }

@@ -236,7 +236,7 @@ describe("gate: text output and usage", () => {
     expect(lines.at(-1)).toBe("GATE FAILED: 1 finding at or above --fail-on error (PROVIDER_UPGRADE_BLOCKED)");
     expect(r.stdout).toMatch(/^cf-waf-migrate gate: /);
     expect(r.stdout).toContain("Blocking findings (1, --fail-on error)");
-    expect(r.stdout).toContain("ERROR   PROVIDER_UPGRADE_BLOCKED  main.tf:8");
+    expect(r.stdout).toContain("ERROR   PROVIDER_UPGRADE_BLOCKED  testdata/provider-upgrade/main.tf:8");
     expect(r.stdout).toContain("provider upgrade blocked: 2 legacy WAF resources remain");
   });
 

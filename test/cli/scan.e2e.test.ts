@@ -45,7 +45,8 @@ describe("cf-waf-migrate scan (multi-zone example)", () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^cf-waf-migrate scan: 2 zones, /);
     expect(r.stdout).toContain("Zone 0da42c8d2132a9ddaf714f9e7c920711 (shop.example.com)");
-    expect(r.stdout).toContain("URI_WAF_OVERRIDE  modules/uri-overrides/main.tf:5");
+    // Files relative to the working directory, as in every report (the repository root here).
+    expect(r.stdout).toContain("URI_WAF_OVERRIDE  testdata/multi-zone/modules/uri-overrides/main.tf:5");
     expect(r.stdout).not.toContain("\u001b[");
   });
 
@@ -124,9 +125,9 @@ describe("bad input gets a clear answer, never a crash", () => {
     ]);
     // Also on stderr, one line each with file:line:column, whatever the format.
     expect(r.stderr.trim().split("\n")).toEqual([
-      "cf-waf-migrate: error: bad.tf.json:4:108: expected ',' or '}' in an object",
-      expect.stringMatching(/^cf-waf-migrate: error: broken\.tf:5:1: Invalid expression/),
-      expect.stringMatching(/^cf-waf-migrate: error: bypass\.tf:11:15: cloudflare_firewall_rule\.ops: products: .*no function named "set"/),
+      "cf-waf-migrate: error: testdata/broken/bad.tf.json:4:108: expected ',' or '}' in an object",
+      expect.stringMatching(/^cf-waf-migrate: error: testdata\/broken\/broken\.tf:5:1: Invalid expression/),
+      expect.stringMatching(/^cf-waf-migrate: error: testdata\/broken\/bypass\.tf:11:15: cloudflare_firewall_rule\.ops: products: .*no function named "set"/),
     ]);
     expect(report.resources.map((x: { address: string }) => x.address)).toContain("cloudflare_waf_package.owasp");
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace

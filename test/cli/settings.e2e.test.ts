@@ -129,9 +129,10 @@ describe("unreadable input is one line on stderr whatever the format", () => {
       expect(r.stdout).toBe("");
       const lines = r.stderr.trim().split("\n");
       expect(lines).toHaveLength(3);
-      expect(lines[0]).toBe("cf-waf-migrate: error: bad.tf.json:4:108: expected ',' or '}' in an object");
-      expect(lines[1]).toMatch(/^cf-waf-migrate: error: broken\.tf:5:1: /);
-      expect(lines[2]).toMatch(/^cf-waf-migrate: error: bypass\.tf:11:15: /);
+      // Named like every report names files: relative to the working directory (the repository root here).
+      expect(lines[0]).toBe("cf-waf-migrate: error: testdata/broken/bad.tf.json:4:108: expected ',' or '}' in an object");
+      expect(lines[1]).toMatch(/^cf-waf-migrate: error: testdata\/broken\/broken\.tf:5:1: /);
+      expect(lines[2]).toMatch(/^cf-waf-migrate: error: testdata\/broken\/bypass\.tf:11:15: /);
       expect(readFileSync(out, "utf8").length).toBeGreaterThan(0);
     });
   }

@@ -5,12 +5,15 @@ import type { Report } from "../../src/core/model.js";
 import { RENDERERS } from "../../src/render/index.js";
 import { attr, renderJunit, text, xmlSafe } from "../../src/render/junit.js";
 import { BLOG, CERT_ZONE, emptyReport, handReport, multiZoneReport, SHOP } from "./fixtures.js";
+import { junitSchemaErrors } from "./junit-schema.js";
 import { findAll, parseXml, type XmlElement } from "./xml.js";
 
 function parse(report: Report, title?: string): XmlElement {
   const xml = renderJunit(report, title === undefined ? {} : { title });
   expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
-  return parseXml(xml);
+  const root = parseXml(xml);
+  expect(junitSchemaErrors(root)).toEqual([]);
+  return root;
 }
 
 /** The count attributes of every <testsuite> and of <testsuites> agree with the elements inside. */
@@ -20,10 +23,12 @@ function checkCounts(root: XmlElement): void {
   expect(suites.length).toBe(root.children.length);
   let tests = 0;
   let failures = 0;
+  let errors = 0;
   for (const s of suites) {
     const cases = s.children.filter((c) => c.name === "testcase");
     const failed = cases.filter((c) => c.children.some((x) => x.name === "failure"));
-    expect(s.attrs).toMatchObject({ tests: String(cases.length), failures: String(failed.length), errors: "0", skipped: "0", time: "0" });
+    const erred = cases.filter((c) => c.children.some((x) => x.name === "error"));
+    expect(s.attrs).toMatchObject({ tests: String(cases.length), failures: String(failed.length), errors: String(erred.length), skipped: "0", time: "0" });
     for (const c of cases) {
       expect(c.attrs.time).toBe("0");
       expect(c.attrs.classname).toBe(s.attrs.name);
@@ -35,8 +40,9 @@ function checkCounts(root: XmlElement): void {
     }
     tests += cases.length;
     failures += failed.length;
+    errors += erred.length;
   }
-  expect(root.attrs).toMatchObject({ tests: String(tests), failures: String(failures), errors: "0", skipped: "0", time: "0" });
+  expect(root.attrs).toEqual({ name: root.attrs.name, tests: String(tests), failures: String(failures), errors: String(errors), time: "0" });
 }
 
 const suite = (root: XmlElement, name: string) => root.children.find((s) => s.attrs.name === name);
@@ -118,8 +124,10 @@ describe("renderJunit on a hand-built report", () => {
     const cases = inputs.children.filter((c) => c.name === "testcase");
     expect(cases).toHaveLength(report.errors.length);
     expect(cases.map((c) => c.attrs.name)).toEqual(["read infra/prod/broken.tf:7:3", "read infra/prod/terraform.tfstate", "read <stdin>"]);
-    for (const c of cases) expect(failureOf(c)!.attrs.type).toBe("INPUT_ERROR");
-    expect(inputs.attrs.failures).toBe("3");
+    // Unreadable input is an <error> (the check could not run), not a <failure>.
+    for (const c of cases) expect(c.children.find((x) => x.name === "error")!.attrs.type).toBe("INPUT_ERROR");
+    for (const c of cases) expect(failureOf(c)).toBeUndefined();
+    expect(inputs.attrs).toMatchObject({ errors: "3", failures: "0" });
   });
 
   it("escapes markup and replaces characters XML 1.0 forbids", () => {
@@ -195,5 +203,19 @@ describe("renderJunit on the multi-zone example", () => {
     expect(blog.attrs.failures).toBe("0");
     expect(root.attrs.failures).toBe("1");
     expect(suite(root, "inputs")!.attrs).toMatchObject({ tests: "1", failures: "0" });
+  });
+});
+
+describe("the Jenkins JUnit schema checker", () => {
+  const ok = parseXml('<testsuites tests="1"><testsuite name="s" tests="1"><testcase name="c"><error message="m">x</error><failure/></testcase></testsuite></testsuites>');
+  it("accepts what the schema accepts, rejects what it rejects", () => {
+    expect(junitSchemaErrors(ok)).toEqual([]);
+    const bad = (xml: string) => junitSchemaErrors(parseXml(xml));
+    expect(bad('<testsuites skipped="0"/>')).toEqual(["/testsuites: attribute skipped not allowed"]);
+    expect(bad('<testsuites><testsuite tests="1"/></testsuites>')).toEqual(["/testsuites/testsuite: attribute name missing"]);
+    expect(bad('<testsuites><testsuite name="s" tests="x"/></testsuites>')[0]).toMatch(/not an integer/);
+    expect(bad('<testsuites><testsuite name="s" tests="1"><testcase name="c"><failure/><error/></testcase></testsuite></testsuites>')[0]).toMatch(/<error> not allowed here/);
+    expect(bad('<testsuites><testsuite name="s" tests="1"><system-out/><testcase name="c"/></testsuite></testsuites>')[0]).toMatch(/<testcase> not allowed here/);
+    expect(bad('<testsuites><testsuite name="s" tests="1"><properties/></testsuite></testsuites>')[0]).toMatch(/at least 1 <property>/);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/model.js";
 import { RENDERERS } from "../../src/render/index.js";
 import { cell, codeSpan, fenced, inline, renderMarkdown } from "../../src/render/markdown.js";
+import { renderPlanMarkdown } from "../../src/plan/plan-markdown.js";
 import { expectGolden } from "../support/golden.js";
 import { emptyReport, handReport, multiZoneReport, SHOP } from "./fixtures.js";
 
@@ -64,8 +65,8 @@ describe("renderMarkdown on a small report", () => {
   it("heading with the counts; tables intact; fences balanced", () => {
     const md = renderMarkdown(report, { title: "plan" });
     expect(md.split("\n")[0]).toBe("## cf-waf-migrate plan: 2 zones · 3 errors · 6 warnings · 2 info · 3 unreadable inputs");
-    // Per zone: findings + ruleset (2 zones), other findings, input errors.
-    expect(checkTables(md)).toBe(2 * 2 + 1 + 1);
+    // The findings by code; per zone: findings + ruleset (2 zones); other findings; input errors.
+    expect(checkTables(md)).toBe(1 + 2 * 2 + 1 + 1);
     // Per zone: import + removals; the plan's one step with commands.
     expect(checkFences(md)).toBe(2 * 2 + 1);
   });
@@ -93,7 +94,7 @@ describe("renderMarkdown on a small report", () => {
 
   it("plan steps as a numbered list with their commands in sh blocks", () => {
     const md = renderMarkdown(report);
-    expect(md).toContain("### Plan\n\n1. Check the zones\n\n   \\- nothing to run\n\n2. Remove the legacy resources from state\n\n   ```sh\n");
+    expect(md).toContain("<details><summary>Plan (2 steps)</summary>\n\n1. Check the zones\n\n   \\- nothing to run\n\n2. Remove the legacy resources from state\n\n   ```sh\n");
     expect(md).toContain("   terraform state rm -dry-run 'module.waf[\"shop\"].cloudflare_waf_package.owasp'\n");
   });
 
@@ -167,7 +168,8 @@ describe("renderMarkdown on the multi-zone example", () => {
     const md = renderMarkdown(report, { title: "scan" });
     const errors = report.findings.filter((f) => f.severity === "error").length;
     expect(md.split("\n")[0]).toContain(`${report.zones.length} zones · ${errors} error`);
-    expect(checkTables(md)).toBe(report.zones.length * 2);
+    // The findings by code, then per zone: findings + ruleset.
+    expect(checkTables(md)).toBe(1 + report.zones.length * 2);
     checkFences(md);
     for (const z of report.zones) {
       expect(md).toContain(`### Zone \`${z.zoneId}\` (${z.zoneName})`);
@@ -177,5 +179,83 @@ describe("renderMarkdown on the multi-zone example", () => {
     // Every finding has a row.
     const rows = md.split("\n").filter((l) => /^\| (\*\*error\*\*|warning|info) \|/.test(l));
     expect(rows).toHaveLength(report.findings.length);
+  });
+});
+
+describe("renderMarkdown on an estate of 2,000 zones", () => {
+  // Built from the hand report's zone: every third zone blocked (a URI override), every third to act on
+  // (legacy resources), the rest ready; 2,000 zones render to megabytes without the budget.
+  function estate(n: number): Report {
+    const base = handReport("infra/prod");
+    const template = base.zones[1]!;
+    const report: Report = { ...base, zones: [], findings: [], errors: [] };
+    for (let i = 0; i < n; i++) {
+      const zoneId = i.toString(16).padStart(32, "0");
+      const kind = i % 3;
+      report.zones.push({ ...template, zoneId, zoneName: `z${i}.example.com`, compatible: kind !== 0 });
+      const at = { zoneId, address: `cloudflare_waf_group.g${i}`, file: `zones/z${i}.tf`, line: 3 };
+      if (kind === 0) report.findings.push({ ...at, code: "URI_WAF_OVERRIDE", severity: "error", message: `zone z${i} has a URI-based override` });
+      if (kind !== 2) report.findings.push({ ...at, code: "LEGACY_WAF_RESOURCE", severity: "warning", message: `legacy group g${i}` });
+      report.findings.push({ ...at, code: "VALIDATION_MODE_UNAVAILABLE", severity: "info", message: "pending only" });
+    }
+    for (let i = 0; i < 500; i++) report.errors.push({ file: `broken/b${i}.tf`, line: 1, column: 1, message: "Invalid expression" });
+    return report;
+  }
+  const report = estate(2000);
+  const md = renderMarkdown(report, { title: "scan" });
+
+  it("stays under 60,000 characters, summary first, counts right", () => {
+    expect(md.length).toBeLessThan(60_000);
+    const lines = md.split("\n");
+    expect(lines[0]).toBe("## cf-waf-migrate scan: 2000 zones · 667 errors · 1334 warnings · 2000 info · 500 unreadable inputs");
+    expect(md).toContain("**Zones:** 667 blocked · 667 to act on · 666 ready");
+    expect(md).toContain("| `URI_WAF_OVERRIDE` | **error** | 667 |");
+    expect(md).toContain("| `LEGACY_WAF_RESOURCE` | warning | 1334 |");
+    expect(md).toContain("| `VALIDATION_MODE_UNAVAILABLE` | info | 2000 |");
+    expect(md).toContain("### Zones that need action (1334)");
+    // Blocked zones are listed before zones that only have warnings.
+    const needs = lines.filter((l) => l.startsWith("- `"));
+    expect(needs[0]).toBe("- `00000000000000000000000000000000` (z0.example.com): **blocked by** `URI_WAF_OVERRIDE`; to act on: `LEGACY_WAF_RESOURCE`");
+    // The summary comes before any detail.
+    expect(md.indexOf("### Zones that need action")).toBeLessThan(md.indexOf("<details>"));
+  });
+
+  it("cuts each part whole, with how many more and where to look", () => {
+    const cuts = [...md.matchAll(/^… and (\d+) more (zones|unreadable inputs), see the JSON report \(`--format json`\)\.$/gm)];
+    expect(cuts.length).toBeGreaterThanOrEqual(2);
+    const listed = md.split("\n").filter((l) => l.startsWith("- `")).length;
+    const cutZones = Number(cuts.find((c) => c[2] === "zones")![1]);
+    // The cut line of the summary list counts exactly what it left out.
+    expect(listed + cutZones).toBe(1334);
+    checkTables(md);
+    checkFences(md);
+    expect(md.split("<details>").length).toBe(md.split("</details>").length);
+  });
+
+  it("honours a smaller limit, and never cuts a small report", () => {
+    expect(renderMarkdown(report, { maxChars: 10_000 }).length).toBeLessThan(10_000);
+    const small = handReport("infra/prod");
+    expect(renderMarkdown(small)).not.toContain("more zones, see the JSON report");
+    expect(renderMarkdown(small)).not.toMatch(/^… and \d+ more/m);
+  });
+});
+
+describe("PLAN.md (plan --format markdown) on an estate of 2,000 zones", () => {
+  it("stays under 60,000 characters with the counts and what to act on first", () => {
+    const base = handReport("infra/prod");
+    const zones = Array.from({ length: 2000 }, (_, i) => ({ ...base.zones[1]!, zoneId: i.toString(16).padStart(32, "0"), zoneName: `z${i}.example.com` }));
+    const findings = zones.map((z, i) => ({ code: "LEGACY_WAF_RESOURCE", severity: "warning" as const, message: `legacy group g${i}`, zoneId: z.zoneId, address: `cloudflare_waf_group.g${i}`, file: `z${i}.tf`, line: 1 }));
+    const stateRemovals = zones.map((_, i) => `cloudflare_waf_group.g${i}`);
+    const report: Report = { ...base, zones, findings, errors: [], plan: { steps: [{ number: 5, title: "Remove from state", commands: ["terraform state rm -dry-run …"] }] } };
+    const md = renderPlanMarkdown({ report, providerMajor: 4, artifacts: [{ file: "report.json", purpose: "the JSON report" }], stateRemovals });
+    expect(md.length).toBeLessThan(60_000);
+    expect(md).toContain("2000 zones (0 not compatible) · 2000 findings to act on · 2000 state addresses to remove");
+    expect(md.indexOf("## To act on")).toBeLessThan(md.indexOf("## Steps"));
+    // The steps and the artifacts are never what gets cut; the long lists are, with a count.
+    expect(md).toContain("### 5. Remove from state");
+    expect(md).toContain("- `report.json`: the JSON report");
+    expect(md).toMatch(/^… and \d+ more findings, see the JSON report/m);
+    checkTables(md);
+    checkFences(md);
   });
 });

@@ -146,8 +146,8 @@ describe("renderSarif on a hand-built report", () => {
     // Input errors: a config error carries its column; a --state path typed relative to the working
     // directory is not joined with root twice; <stdin> has no location.
     const errs = results.filter((r) => r.ruleId === "INPUT_ERROR");
-    expect(errs[0]!.locations![0]!.physicalLocation).toEqual({ artifactLocation: { uri: "infra/prod/broken.tf" }, region: { startLine: 7, startColumn: 3 } });
-    expect(errs[1]!.locations![0]!.physicalLocation).toEqual({ artifactLocation: { uri: "infra/prod/terraform.tfstate" } });
+    expect(errs[0]!.locations![0]!.physicalLocation).toEqual({ artifactLocation: { uri: "infra/prod/broken.tf", uriBaseId: "%SRCROOT%" }, region: { startLine: 7, startColumn: 3 } });
+    expect(errs[1]!.locations![0]!.physicalLocation).toEqual({ artifactLocation: { uri: "infra/prod/terraform.tfstate", uriBaseId: "%SRCROOT%" } });
     expect(errs[2]!.locations).toBeUndefined();
     for (const r of results) {
       const uri = uriOf(r);
@@ -207,6 +207,38 @@ describe("renderSarif on a hand-built report", () => {
   it("is what RENDERERS.sarif returns", () => {
     expect(RENDERERS.sarif(report, { color: true, title: "gate" })).toBe(renderSarif(report));
   });
+
+  it("every rule carries help (text and Markdown) from the code's documentation, one per code", () => {
+    const log = render(report);
+    const rules = log.runs[0]!.tool.driver.rules as (Rule & { help: { text: string; markdown: string } })[];
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    for (const r of rules) {
+      expect(r.help.text).toContain(r.fullDescription.text);
+      expect(r.help.markdown).toContain(r.fullDescription.text);
+      expect(r.help.markdown).toMatch(/\[[^\]]+\]\(https:\/\/[^)]+\)/);
+    }
+    // Every documented finding code has its own help (GitHub shows it under each alert).
+    const all = handReport();
+    all.findings = Object.keys(FINDING_CODES).map((code) => ({ code, severity: "warning", message: code, zoneId: null, address: null, file: "a.tf", line: 1 }));
+    const helps = (render(all).runs[0]!.tool.driver.rules as (Rule & { help: { text: string } })[]).map((r) => r.help.text);
+    expect(new Set(helps).size).toBe(Object.keys(FINDING_CODES).length + 1);
+  });
+
+  it("relative artifact URIs resolve against %SRCROOT%, described or given by the caller", () => {
+    const log = render(report) as Log & { runs: { originalUriBaseIds: Record<string, { uri?: string; description?: { text: string } }> }[] };
+    const locs = log.runs[0]!.results.flatMap((r) => r.locations ?? []).map((l) => l.physicalLocation.artifactLocation as { uri: string; uriBaseId?: string });
+    expect(locs.length).toBeGreaterThan(0);
+    for (const l of locs) expect(l.uriBaseId).toBe("%SRCROOT%");
+    expect(log.runs[0]!.originalUriBaseIds["%SRCROOT%"]!.description!.text).toMatch(/directory/);
+    const withRoot = JSON.parse(renderSarif(report, { srcRootUri: "file:///home/ci/repo/" })) as Log & { runs: { originalUriBaseIds: Record<string, { uri: string }> }[] };
+    expect(validate(withRoot)).toBe(true);
+    expect(withRoot.runs[0]!.originalUriBaseIds["%SRCROOT%"]).toEqual({ uri: "file:///home/ci/repo/" });
+    // An absolute path (outside the working directory) is a file: URI and takes no base.
+    const abs = handReport(".");
+    abs.findings[0]!.file = "/etc/terraform/main.tf";
+    const loc = render(abs).runs[0]!.results[0]!.locations![0]!.physicalLocation.artifactLocation as { uri: string; uriBaseId?: string };
+    expect(loc).toEqual({ uri: "file:///etc/terraform/main.tf" });
+  });
 });
 
 describe("renderSarif on the multi-zone example", () => {
@@ -232,7 +264,7 @@ describe("renderSarif on the multi-zone example", () => {
     const uriOverride = results.find((r) => r.ruleId === "URI_WAF_OVERRIDE")!;
     expect(uriOverride.level).toBe("error");
     expect(uriOverride.locations![0]!.physicalLocation).toEqual({
-      artifactLocation: { uri: "testdata/multi-zone/modules/uri-overrides/main.tf" },
+      artifactLocation: { uri: "testdata/multi-zone/modules/uri-overrides/main.tf", uriBaseId: "%SRCROOT%" },
       region: { startLine: 5 },
     });
     expect(uriOverride.properties).toEqual({ zoneId: SHOP, address: "module.uri_overrides[0].cloudflare_waf_override.checkout" });

@@ -1,24 +1,25 @@
 // `cf-waf-migrate gate`: scan's findings plus the provider-upgrade check, as a CI gate. Exits 1 when a
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
-import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { analyze } from "../../core/analyze.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
-import type { FailOn, Finding, InputError, InventoryResource, Report } from "../../core/model.js";
-import { LEGACY_WAF_RESOURCE_TYPES, providerFindings, type LegacyAddress } from "../../core/provider-gate.js";
+import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
 import { buildReport } from "../../core/report.js";
+import { reportPath, withLine } from "../../render/paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
-import { LEGACY_DATA_SOURCES } from "../../terraform/inventory.js";
-import { collectProviderInfo, stateOwners, type ProviderInfo, type RootProviders } from "../../terraform/providers.js";
+import { collectProviderInfo } from "../../terraform/providers.js";
 import { loadCliWorkspace } from "../workspace.js";
-import type { Workspace } from "../../terraform/workspace.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
+import { evaluateProviderGate } from "../../terraform/provider-gate.js";
+
+// Moved to the Terraform layer (the library exports it); re-exported for existing callers.
+export { evaluateProviderGate, legacyAddressesOf, type ProviderGateOutcome } from "../../terraform/provider-gate.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
 
@@ -76,73 +77,6 @@ export function parseTargetProvider(value: string | undefined): string | undefin
   }
 }
 
-export interface ProviderGateOutcome {
-  findings: Finding[];
-  errors: InputError[];
-  /** One sentence per root configuration on the provider upgrade. */
-  summaries: string[];
-}
-
-/** Legacy WAF resources and legacy data sources: the provider removed both in 4.0. */
-export function legacyAddressesOf(resources: readonly InventoryResource[]): LegacyAddress[] {
-  return resources
-    .filter((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type) || LEGACY_DATA_SOURCES.has(r.type))
-    .map((r) => ({ address: r.address, file: r.file, line: r.line, zoneId: r.zoneId }));
-}
-
-/**
- * One decision per root configuration: its own and its modules' `required_providers` entries, its lock file,
- * and the legacy resources that belong to it: those whose blocks live in its module directories, and those
- * only state knows, from the state files that belong to it (`stateOwners`: matched by the addresses they share).
- */
-export function evaluateProviderGate(ws: Pick<Workspace, "resources" | "tree" | "states">, info: ProviderInfo, targetVersion: string | undefined): ProviderGateOutcome {
-  const legacy = legacyAddressesOf(ws.resources);
-  const roots: RootProviders[] = info.roots.length
-    ? info.roots
-    : [{ root: ".", dir: "", requirements: [], lock: null, moduleDirs: [], anchor: null }];
-  // Which roots each state-only address belongs to.
-  const stateOnlyOwners = new Map<string, Set<RootProviders>>();
-  if (roots.length > 1) {
-    for (const state of ws.states) {
-      const owners = stateOwners(ws.tree, info, state);
-      for (const inst of state.instances) {
-        const set = stateOnlyOwners.get(inst.address) ?? new Set<RootProviders>();
-        for (const o of owners) set.add(o);
-        stateOnlyOwners.set(inst.address, set);
-      }
-    }
-  }
-  const belongs = (a: LegacyAddress, root: RootProviders): boolean => {
-    if (roots.length === 1) return true;
-    if (a.file !== null) return root.moduleDirs.includes(path.posix.dirname(a.file));
-    return stateOnlyOwners.get(a.address)?.has(root) ?? true;
-  };
-  const out: ProviderGateOutcome = { findings: [], errors: [], summaries: [] };
-  for (const root of roots) {
-    const mine = legacy.filter((a) => belongs(a, root));
-    const result = providerFindings({
-      constraints: root.requirements.map((r) => ({ text: r.constraint, file: r.file, line: r.line, versionLine: r.versionLine })),
-      lock: root.lock && root.lock.version !== null ? { version: root.lock.version, file: root.lock.file, line: root.lock.line } : null,
-      ...(targetVersion !== undefined ? { targetVersion } : {}),
-      legacyAddresses: mine,
-      fallback: root.anchor,
-      ...(roots.length > 1 ? { root: root.root } : {}),
-    });
-    out.findings.push(...result.findings);
-    out.errors.push(...result.errors);
-    out.summaries.push(result.summary);
-  }
-  // The same bad constraint in a module two roots share is one error.
-  const seen = new Set<string>();
-  out.errors = out.errors.filter((e) => {
-    const k = `${e.file}\u0000${e.line}\u0000${e.message}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-  return out;
-}
-
 /**
  * What the text report of `gate` ends with: the provider upgrade's status, the blocking findings, and the
  * verdict line as the very last line.
@@ -156,7 +90,7 @@ export function gateTextTail(report: Report, failOn: FailOn, summaries: string[]
     lines.push("");
     lines.push(st.bold(`Blocking findings (${blocking.length}, --fail-on ${failOn})`));
     for (const f of blocking) {
-      const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : (f.address ?? "");
+      const where = f.file ? withLine(reportPath(report, f.file), f.line) : (f.address ?? "");
       lines.push(`  ${st.severity(f.severity, f.severity.toUpperCase().padEnd(7))} ${f.code}  ${where}${f.address && f.file ? `  ${f.address}` : ""}`);
     }
   }

@@ -1,0 +1,30 @@
+// The pure core as a library (`cf-waf-migrate/core`): the domain model, the report's types, the analysis,
+// the report builder and the finding codes. No I/O: a bot that already holds an inventory (from the API
+// layer or its own reader) can evaluate it here without touching a file system.
+export type {
+  CategoryOverride,
+  FailOn,
+  Finding,
+  ImportEntry,
+  InputError,
+  InventoryResource,
+  MigrationMode,
+  Phase1Eligibility,
+  PlanStep,
+  Report,
+  ReportResource,
+  ResourceRef,
+  RuleActionParameters,
+  RuleOverride,
+  Ruleset,
+  RulesetRule,
+  Severity,
+  SourceLocation,
+  ZonePlan,
+  ZoneReport,
+} from "./model.js";
+export { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis } from "./analyze.js";
+export { buildReport, TOOL_NAME } from "./report.js";
+export { FINDING_CODES, highestSeverity, severityRank, sortFindings, tripsFailOn, type FindingCode } from "./findings.js";
+export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
+export { auditCertificates, type Certificate } from "./certs.js";
