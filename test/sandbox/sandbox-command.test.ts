@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runCli } from "../support/cli.js";
 import { TERRAFORM } from "./harness.js";
 
+/** Generous: real terraform and several node processes on a shared, busy machine. */
+const SLOW = 300_000;
 const base = mkdtempSync(path.join(tmpdir(), "cfwm-sandbox-"));
 const started: number[] = [];
 afterAll(() => {
@@ -99,7 +101,7 @@ describe("sandbox up / down", () => {
     const twice = await sandbox(["down", "box"]);
     expect(twice.exitCode).toBe(0);
     expect(twice.stderr).toContain("no simulated API running");
-  });
+  }, SLOW);
 
   it("up again after down keeps the account (a migrated zone stays migrated)", async () => {
     const first = await sandbox(["up", "resume"]);
@@ -119,7 +121,7 @@ describe("sandbox up / down", () => {
     const status = await runCli(["api", "status", "--zone", "0da42c8d2132a9ddaf714f9e7c920711", "--format", "json"], { env: env2 });
     expect(JSON.parse(status.stdout)).toMatchObject({ migration_state: "finished" });
     expect((await sandbox(["down", "resume"])).exitCode).toBe(0);
-  });
+  }, SLOW);
 
   it("a usage error exits 2 and starts nothing", async () => {
     for (const args of [[], ["up"], ["start", "x"], ["up", "a", "b"]]) {
@@ -128,5 +130,5 @@ describe("sandbox up / down", () => {
       expect(res.stderr).toContain("usage: npm run --silent sandbox -- up DIR | down DIR");
       expect(res.stdout).toBe("");
     }
-  });
+  }, SLOW);
 });

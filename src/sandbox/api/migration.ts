@@ -88,13 +88,13 @@ export function putEntrypoint(zone: Zone, body: Obj, rules: Obj[] = rulesOf(body
   const version = String(Number(existing?.version ?? 0) + 1);
   const stored: Obj = {
     name: typeof body.name === "string" ? body.name : (existing?.name ?? "default"),
+    // The Rulesets API always answers with a description, empty when none was given.
     description: typeof body.description === "string" ? body.description : (existing?.description ?? ""),
     kind: "zone",
     phase: MANAGED_PHASE,
     version,
     rules: rules.map((rule) => storedRule(rule, version)),
   };
-  if (stored.description === "") delete stored.description;
   (zone.rulesets ??= {})[id] = stored;
   return { ...stored, id };
 }
