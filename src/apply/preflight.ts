@@ -7,14 +7,15 @@ import { importRefusals } from "./version-check.js";
 import { rootVersionFits } from "../terraform/root-versions.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { configAddressOf, parseAddress } from "../core/address.js";
+import { parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
-import { buildRemoval } from "../terraform/legacy-removal.js";
+import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
 import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
+import { instancesOfResources, legacyResourceSet } from "../core/resource-match.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
 import { readServiceConfig } from "../terraform/service-config.js";
 import type { VariableArgs } from "../terraform/tfvars.js";
@@ -23,8 +24,7 @@ import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
 import { inputRecord } from "../core/null-proto.js";
 
-/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
-export const LEGACY_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
+export { LEGACY_BLOCK_TYPES as LEGACY_RESOURCE_TYPES } from "../terraform/references/removal-set.js";
 export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 export interface PreflightInput {
@@ -175,7 +175,9 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
 
   // Block edits, checked now: a refused edit stops the run before any state changes. The same set as the
-  // plan's step-6 patch: legacy blocks, and the outputs and locals that only expose them.
+  // plan's step-6 patch: legacy blocks, and the outputs and locals that only expose them. A block may live
+  // outside the root module (a module called with source = "../../"): its file is edited where it is.
+  // State is matched on the legacy resources only (blockConfigAddresses): outputs and locals have no entries.
   const removalSet = await legacyRemovalSet(ws);
   const blockConfigAddresses = removalSet.blockConfigAddresses;
   for (const f of removalSet.findings) {
@@ -192,19 +194,25 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
     stateRemovals,
     blockConfigAddresses,
     edits: removal.edits,
-    patch: removal.patch,
+    // Shown as plan --out-dir writes it: paths from the directory that holds the root and every edited file.
+    patch: renderPatch(removal.edits, patchBaseFor(ws.base, removal.edits)),
   };
 }
 
-/** Live state addresses that belong to a legacy block the edit deletes, or that the plan removes. */
+/**
+ * The resources whose every instance leaves state before any block is deleted: each legacy block's
+ * resource (module path, keys dropped) and the resource of each planned removal.
+ */
+export function legacyResourcesOf(migration: Migration): string[] {
+  return legacyResourceSet(migration.blockConfigAddresses, migration.stateRemovals);
+}
+
+/**
+ * Live state entries of a legacy resource: any instance, whatever its key or module instance, including
+ * instances the plan did not know (created since, or counted differently).
+ */
 export function legacyLeftInState(liveState: readonly string[], migration: Migration): string[] {
-  const blocks = new Set(migration.blockConfigAddresses);
-  const removals = new Set(migration.stateRemovals);
-  return liveState.filter((a) => {
-    if (removals.has(a)) return true;
-    const p = safeParse(a);
-    return p !== null && blocks.has(configAddressOf(p));
-  });
+  return instancesOfResources(liveState, legacyResourcesOf(migration));
 }
 
 /** --chdir, or the single scanned directory. */

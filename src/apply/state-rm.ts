@@ -1,14 +1,18 @@
 // Step 4 (plan step 5): drop the legacy resources from state, never destroying them (a destroy would
-// reset the live previous WAF to its defaults). Only addresses the live state still holds are named, so a
-// resumed run removes what is left. The `-dry-run` is always run and shown first; the real removal only
+// reset the live previous WAF to its defaults). Every instance the live state holds of a legacy resource
+// is named, so a resumed run removes what is left. The `-dry-run` is always run and shown first; the real removal only
 // with --yes, and it must remove exactly what the dry run listed.
 import { formatCommandLine, stateRm, stateRmArgs } from "../terraform/runner/index.js";
 import { StepFailedError } from "./errors.js";
+import { legacyLeftInState } from "./preflight.js";
 import type { ApplyContext, ApplyStep } from "./types.js";
 
+/**
+ * Every instance the live state holds of a legacy resource, by resource and not by the plan's instance
+ * strings: an instance the preflight did not list (keyed differently, or created since) is removed too.
+ */
 function present(ctx: ApplyContext): string[] {
-  const inState = new Set(ctx.stateList);
-  return ctx.migration.stateRemovals.filter((a) => inState.has(a));
+  return legacyLeftInState(ctx.stateList, ctx.migration).sort();
 }
 
 export const stateRmStep: ApplyStep = {
@@ -17,7 +21,7 @@ export const stateRmStep: ApplyStep = {
   title: "Remove the legacy resources from state",
   async done(ctx) {
     if (present(ctx).length > 0) return null;
-    return ctx.migration.stateRemovals.length === 0 ? "no legacy address in state" : "no legacy address left in state";
+    return ctx.migration.stateRemovals.length === 0 && ctx.migration.blockConfigAddresses.length === 0 ? "no legacy address in state" : "no legacy address left in state";
   },
   async run(ctx) {
     const addresses = present(ctx);

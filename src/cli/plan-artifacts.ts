@@ -9,12 +9,16 @@ import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/mod
 import { buildPlanSteps } from "../plan/steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming.js";
-import type { ConfigResource } from "../terraform/config.js";
 import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
 import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
-import { buildRemoval } from "../terraform/legacy-removal.js";
-import { describeExposing, legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
+import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
+import { describeExposing, LEGACY_BLOCK_TYPES, legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
+import { parseAddress } from "../core/address.js";
+import { patchPath } from "../core/patch-base.js";
+import { legacyResourceSet } from "../core/resource-match.js";
+import { gitApplyCommand } from "../plan/steps.js";
+import type { ScriptInput } from "../plan/migrate-script.js";
 import { lockedVersions, type ProviderInfo } from "../terraform/providers.js";
 import type { Workspace } from "../terraform/workspace.js";
 import { CliError } from "./errors.js";
@@ -23,7 +27,6 @@ import { fitRuleset } from "../core/ruleset-features.js";
 import type { RulesetFit } from "../core/version-fit.js";
 import { fitFindings, planVersions, type VersionsReport } from "./plan-versions.js";
 
-const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
 export const ARTIFACTS = {
   ruleset: "ruleset.tf",
   imports: "imports.tf",
@@ -43,6 +46,16 @@ export interface AssembledPlan {
   errors: InputError[];
   /** Legacy resources and legacy data sources in state, as `terraform state list` prints them. */
   stateRemovals: string[];
+  /**
+   * The legacy resources (config addresses, instance keys dropped) whose every instance in state step 5
+   * removes and step 6 checks for: every legacy block's resource, and every legacy resource state held.
+   */
+  legacyResources: string[];
+  /** The directory both patches apply from, relative to the root module ("." for the root itself). */
+  patchDir: string;
+  /** The paths each patch touches, relative to patchDir. */
+  legacyPatchFiles: string[];
+  overridesPatchFiles: string[];
   rulesetTf: string;
   /** null when the root's Terraform may be older than 1.5 (no import {} blocks). */
   importsTf: string | null;
@@ -72,16 +85,24 @@ export async function assemblePlan(input: {
   const errors: InputError[] = [];
 
   // Blocks to delete: packages, groups, rules and legacy data sources, with the outputs and locals that only
-  // expose them, in step 6 (the same set apply removes); URI overrides in step 0.
+  // expose them, in step 6 (the same set apply removes); URI overrides (and what only exposes them) in step 0.
   const removalSet = await legacyRemovalSet(ws);
-  const overrideBlocks = uniqueBlocks(ws, (r) => r.mode === "managed" && r.type === "cloudflare_waf_override");
-  const overrides = await buildRemoval(ws.base, [...overrideBlocks, ...removalSet.overrideTargets]);
+  const overrides = await buildRemoval(ws.base, [...removalSet.overrideBlocks, ...removalSet.overrideTargets]);
   const legacy = await buildRemoval(ws.base, removalSet.targets, new Map(overrides.edits.map((e) => [e.file, e.newText])));
   errors.push(...removalSet.errors.filter((e) => !ws.errors.some((w) => w.file === e.file && w.line === e.line && w.message === e.message)));
   for (const r of [...legacy.refused, ...overrides.refused]) errors.push({ file: r.file, line: null, column: null, message: `${r.reason}; delete its legacy blocks by hand` });
+  // Both patches apply from one directory: the root module, or above it when a module outside it is edited.
+  const base = patchBaseFor(ws.base, [...overrides.edits, ...legacy.edits]);
+  const legacyPatch = renderPatch(legacy.edits, base);
+  const overridesPatch = renderPatch(overrides.edits, base);
 
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
   const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
+  // Step 5 and the step-6 guard work on resources: every instance state holds of these is removed first.
+  const legacyResources = legacyResourceSet(removalSet.blockConfigAddresses, [
+    ...stateRemovals,
+    ...ws.resources.filter((r) => r.inState && LEGACY_BLOCK_TYPES.has(r.type)).map((r) => r.address),
+  ]);
 
   const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
   const notMigrated = notMigratedByZone(analysis.findings);
@@ -99,14 +120,20 @@ export async function assemblePlan(input: {
   const zoneRulesets = await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
   const rulesetTf = zoneRulesets.join("\n");
   const importsTf = versionFit.importBlocks ? importsFile(analysis.zones) : null;
-  const legacyConfigAddresses = ws.resources.filter((r) => LEGACY_TYPES.has(r.type)).map((r) => r.configAddress);
-  const removedTf = removedBlocksOffered && legacyConfigAddresses.length ? emitRemovedBlocks([...new Set(legacyConfigAddresses)].sort()) : null;
+  // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
+  const removedFrom = legacyResources.filter((a) => {
+    const p = parseAddress(a);
+    return p.mode === "managed" && LEGACY_BLOCK_TYPES.has(p.type);
+  });
+  const removedTf = removedBlocksOffered && removedFrom.length ? emitRemovedBlocks(removedFrom) : null;
 
   const steps = buildPlanSteps({
     zones: analysis.zones,
     stateRemovals,
     overrides: analysis.zones.flatMap((z) => z.inventory.overrides.map((o) => ({ address: o.ref.address, configAddress: o.ref.configAddress, zoneId: o.ref.zoneId, inConfig: o.ref.inConfig }))),
     legacyBlockFiles: legacy.edits.map((e) => e.file),
+    patchDir: base.fromRoot,
+    legacyResources,
     exposingRemovals: removalSet.exposing.map(describeExposing),
     legacyReferences: removalSet.findings.map(referenceLine),
     providerMajor,
@@ -118,7 +145,7 @@ export async function assemblePlan(input: {
     artifacts: { patch: ARTIFACTS.patch, imports: ARTIFACTS.imports, removed: ARTIFACTS.removed, script: ARTIFACTS.script },
     importBlocks: { offered: importsTf !== null, reason: versionFit.importReason },
   });
-  if (overrides.patch) steps[0]!.commands.unshift(`git apply ${ARTIFACTS.overridesPatch}`);
+  if (overridesPatch) steps[0]!.commands.unshift(gitApplyCommand(base.fromRoot, ARTIFACTS.overridesPatch));
   if (raiseFirst) {
     steps[0]!.commands.unshift(`terraform init -upgrade`);
     steps[0]!.notes = [`${RAISE_CONSTRAINT_STEP}: the provider the root pins lacks what the migration needs (PROVIDER_FEATURE_MISSING); ruleset.tf is written for ~> 3.35`, ...(steps[0]!.notes ?? [])];
@@ -130,30 +157,31 @@ export async function assemblePlan(input: {
     ...(importsTf !== null ? [{ file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" }] : []),
     ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
-    ...(overrides.patch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
-    ...(legacy.patch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
+    ...(overridesPatch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
+    ...(legacyPatch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
     { file: ARTIFACTS.report, purpose: "the JSON report with the plan (schemaVersion 1)" },
   ];
-  const findings = [...removalSet.findings, ...versionFit.findings, ...fitFindings(fits)];
   return {
-    steps, findings, legacyReferences: removalSet.findings.map(referenceLine), errors, stateRemovals, rulesetTf, importsTf, removedTf, legacyPatch: legacy.patch, overridesPatch: overrides.patch, artifactList,
-    versions: versionFit.report(fits), versionsMarkdown: versionFit.markdown(fits, providerMajor), syntaxLabel: versionFit.syntaxLabel(fits, providerMajor), raiseFirst,
+    steps,
+    findings: [...removalSet.findings, ...versionFit.findings, ...fitFindings(fits)],
+    legacyReferences: removalSet.findings.map(referenceLine),
+    errors,
+    stateRemovals,
+    legacyResources,
+    patchDir: base.fromRoot,
+    legacyPatchFiles: legacy.edits.map((e) => patchPath(base, e.absolute)).sort(),
+    overridesPatchFiles: overrides.edits.map((e) => patchPath(base, e.absolute)).sort(),
+    rulesetTf,
+    importsTf,
+    removedTf,
+    legacyPatch,
+    overridesPatch,
+    artifactList,
+    versions: versionFit.report(fits),
+    versionsMarkdown: versionFit.markdown(fits, providerMajor),
+    syntaxLabel: versionFit.syntaxLabel(fits, providerMajor),
+    raiseFirst,
   };
-}
-
-/** Config blocks of the given kind, once per file and name (a module called twice has one block). */
-function uniqueBlocks(ws: Workspace, keep: (r: ConfigResource) => boolean): ConfigResource[] {
-  const seen = new Set<string>();
-  const out: ConfigResource[] = [];
-  for (const node of ws.tree.nodes) {
-    for (const r of node.dir.resources) {
-      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
-      if (!keep(r) || seen.has(key)) continue;
-      seen.add(key);
-      out.push(r);
-    }
-  }
-  return out;
 }
 
 /**
@@ -242,6 +270,19 @@ function removedBlocksApply(ws: Workspace, info: ProviderInfo): boolean {
   // The Terraform version is the one that last wrote the state.
   const tfVersions = ws.states.map((s) => s.terraformVersion).filter((v): v is string => !!v);
   return removedBlocksEligible(tfVersions, lockedVersions(info));
+}
+
+/** What migrate.sh needs of the plan. */
+export function scriptInput(version: string, zones: ZoneAnalysis[], plan: AssembledPlan): ScriptInput {
+  return {
+    version,
+    zones,
+    legacyResources: plan.legacyResources,
+    legacyReferences: plan.legacyReferences,
+    patchDir: plan.patchDir,
+    legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
+    overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,
+  };
 }
 
 export async function writeArtifacts(

@@ -1,23 +1,57 @@
 // migrate.sh: steps 3 to 7 of the plan as a bash script that a person (or `cf-waf-migrate apply`'s users
 // who prefer a script) runs in the root module. Dry run before the real `state rm`; it asks before
 // changing state unless --yes; TF=tofu runs OpenTofu; a second run skips what the first one finished.
+//
+// What keeps it safe, in order:
+// - while an expression still refers to a legacy block (LEGACY_REFERENCE) it refuses at the very start;
+// - everything it could refuse is checked before step 3 changes anything: each file of each patch must
+//   apply (or, on a resumed run, be applied already), and no URI-based override may be left in state;
+// - step 5 works on resources, not instance strings: every line of a fresh `state list` whose resource
+//   (instance keys dropped) is a legacy resource is removed, so `x[0]`, `x["k"]` and every module instance
+//   are found even when the plan was made without state;
+// - step 6 deletes a block only after a fresh `state list` shows no instance of any legacy resource;
+// - each file of a patch is applied or not (git checks every hunk before it writes), so a run killed at
+//   any point resumes: applied files are skipped, the rest are applied.
 import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { displayZone } from "./steps.js";
 import { importIdForText } from "../core/zone-placeholder.js";
 
+export interface ScriptPatch {
+  /** File name of the patch next to the script. */
+  file: string;
+  /** The paths it touches, relative to the patch directory. */
+  paths: string[];
+}
+
 export interface ScriptInput {
   version: string;
   zones: ZoneAnalysis[];
-  stateRemovals: string[];
-  /** File name of the step-6 patch next to the script, or null when there is nothing to delete. */
-  patchFile: string | null;
+  /** Legacy resources (config addresses, instance keys dropped) whose every instance step 5 removes. */
+  legacyResources: string[];
+  /** The directory the patches' paths start at, relative to the root module ("." for the root). */
+  patchDir: string;
+  /** The step-6 patch, or null when there is nothing to delete. */
+  legacyPatch: ScriptPatch | null;
+  /** The step-0 patch (URI-based overrides), which must already be applied; null when there is none. */
+  overridesPatch: ScriptPatch | null;
   /**
    * LEGACY_REFERENCE findings, one line each: expressions that would dangle after step 6. While one
    * remains the script refuses at the start, before step 3 changes anything.
    */
   legacyReferences?: string[];
+}
+
+/**
+ * The sed expression that turns a `state list` line into its resource address: it drops every instance
+ * key, numeric (`[0]`) or an HCL quoted string (`["a\"]b"]`, escapes included), in module steps too.
+ */
+export const STRIP_INSTANCE_KEYS_SED = String.raw`s/\[(-?[0-9]+|"([^"\\]|\\.)*")\]//g`;
+
+/** A path as a literal `git apply --include` pattern (git matches it with wildmatch). */
+export function includePattern(p: string): string {
+  return p.replace(/[\\*?[\]]/g, (c) => `\\${c}`);
 }
 
 export function renderMigrateScript(input: ScriptInput): string {
@@ -42,6 +76,8 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("  esac");
   w("done");
   w('HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"');
+  w("# The patches' paths start at this directory (relative to the root module, where this script runs).");
+  w(`PATCH_DIR=${shellQuote(input.patchDir)}`);
   w();
   const refs = input.legacyReferences ?? [];
   if (refs.length) {
@@ -52,6 +88,7 @@ export function renderMigrateScript(input: ScriptInput): string {
     w("exit 1");
     w();
   }
+  w("fail() { echo \"migrate.sh: $*\" >&2; exit 1; }");
   w("confirm() {");
   w('  if [ "$YES" = 1 ]; then return 0; fi');
   w('  if [ ! -t 0 ]; then echo "migrate.sh: $1 -- refusing without --yes (no terminal to ask)" >&2; exit 1; fi');
@@ -65,6 +102,80 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  current="$("$TF" state list)" || exit 1');
   w('  grep -qxF -- "$1" <<<"$current"');
   w("}");
+  w("# The resource of each `state list` line: every instance key dropped ([0], [\"k\"] with its escapes).");
+  w(`resource_of() { sed -E ${shellQuote(STRIP_INSTANCE_KEYS_SED)}; }`);
+  w("# The legacy resources: every block the patch deletes (with its module path) and every legacy resource");
+  w("# state held when the plan was made. Each stands for all of its instances.");
+  w("is_legacy_resource() {");
+  if (input.legacyResources.length) {
+    w('  case "$1" in');
+    for (const r of input.legacyResources) w(`    ${shellQuote(r)}) return 0 ;;`);
+    w("  esac");
+  }
+  w("  return 1");
+  w("}");
+  w("# Every instance a fresh `state list` prints of a legacy resource, into FOUND.");
+  w("FOUND=()");
+  w("find_legacy_in_state() {");
+  w("  local current line res");
+  w("  FOUND=()");
+  w('  current="$("$TF" state list)" || fail "$TF state list failed: nothing more was changed"');
+  w('  [ -n "$current" ] || return 0');
+  w("  while IFS= read -r line <&3 && IFS= read -r res <&4; do");
+  w('    if is_legacy_resource "$res"; then FOUND+=("$line"); fi');
+  w('  done 3<<<"$current" 4< <(resource_of <<<"$current")');
+  w("}");
+  w("# The patches' paths are relative to PATCH_DIR. git is run there and kept from looking above it for a");
+  w("# repository: inside a repository's subdirectory git would prefix every path with that subdirectory,");
+  w("# and an --include pattern would then silently match nothing.");
+  w('patch_git() { (cd "$PATCH_DIR" && GIT_CEILING_DIRECTORIES="$(dirname "$(pwd -P)")" git apply "$@"); }');
+  w("# Where one file of a patch stands: unapplied (it applies), applied (its reverse applies) or conflict.");
+  w("patch_file_state() {");
+  w('  if patch_git --check --include="$2" "$1" 2>/dev/null; then echo unapplied');
+  w('  elif patch_git --reverse --check --include="$2" "$1" 2>/dev/null; then echo applied');
+  w("  else echo conflict; fi");
+  w("}");
+  w();
+
+  w('step "0: checks before any change"');
+  w('command -v git >/dev/null 2>&1 || fail "git is not installed: it applies the patches. Nothing was changed"');
+  w('[ -d "$PATCH_DIR" ] || fail "$PATCH_DIR does not exist: run migrate.sh in the Terraform root module the plan was made for. Nothing was changed"');
+  w('CURRENT="$("$TF" state list)" || fail "$TF state list failed: nothing was changed"');
+  w("if [ -n \"$CURRENT\" ] && grep -qE '(^|\\.)cloudflare_waf_override\\.[^.]+$' <<<\"$(resource_of <<<\"$CURRENT\")\"; then");
+  w('  fail "a URI-based WAF override is still in state: do step 0 of PLAN.md first (delete its block and terraform apply, which deletes it; then migrate the zone). Nothing was changed"');
+  w("fi");
+  w("LEGACY_TODO=()");
+  w("LEGACY_DONE=0");
+  if (input.legacyPatch) {
+    const patch = input.legacyPatch;
+    w(`LEGACY_PATCH="$HERE"/${shellQuote(patch.file)}`);
+    w('[ -f "$LEGACY_PATCH" ] || fail "$LEGACY_PATCH is missing: keep migrate.sh next to the plan\'s patches. Nothing was changed"');
+    for (const p of patch.paths) {
+      const glob = shellQuote(includePattern(p));
+      w(`case "$(patch_file_state "$LEGACY_PATCH" ${glob})" in`);
+      w(`  unapplied) LEGACY_TODO+=(${glob}) ;;`);
+      w("  applied) LEGACY_DONE=$((LEGACY_DONE + 1)) ;;");
+      w(`  *) patch_git --check --include=${glob} "$LEGACY_PATCH" || true`);
+      w(`     fail ${shellQuote(`${patch.file} does not apply to ${joinDir(input.patchDir, p)} and is not applied either: the file changed since the plan. Run cf-waf-migrate plan again. Nothing was changed`)} ;;`);
+      w("esac");
+    }
+  }
+  if (input.overridesPatch) {
+    const patch = input.overridesPatch;
+    w(`OVERRIDES_PATCH="$HERE"/${shellQuote(patch.file)}`);
+    w('[ -f "$OVERRIDES_PATCH" ] || fail "$OVERRIDES_PATCH is missing: keep migrate.sh next to the plan\'s patches. Nothing was changed"');
+    w("# Step 0 applied it; once step 6 has edited the same file its reverse no longer applies, which is fine.");
+    for (const p of patch.paths) {
+      const glob = shellQuote(includePattern(p));
+      w(`case "$(patch_file_state "$OVERRIDES_PATCH" ${glob})" in`);
+      w("  applied) ;;");
+      w(
+        `  unapplied) fail ${shellQuote(`step 0 is not done: ${patch.file} is not applied to ${joinDir(input.patchDir, p)}. Apply it (see PLAN.md step 0) and terraform apply to delete the URI-based overrides, then run migrate.sh again. Nothing was changed`)} ;;`,
+      );
+      w(`  *) if [ "$LEGACY_DONE" -eq 0 ]; then fail ${shellQuote(`${patch.file} is neither applied nor applicable to ${joinDir(input.patchDir, p)}: the file changed since the plan. Run cf-waf-migrate plan again. Nothing was changed`)}; fi ;;`);
+      w("esac");
+    }
+  }
   w();
 
   w('step "0: preconditions (PLAN.md)"');
@@ -92,36 +203,36 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('"$TF" plan -refresh=false');
   w();
 
-  w('step "5: remove the legacy resources from state"');
-  if (input.stateRemovals.length) {
-    w("LEGACY=(");
-    for (const a of input.stateRemovals) w(`  ${shellQuote(a)}`);
-    w(")");
-    w('CURRENT="$("$TF" state list)"');
-    w("REMOVE=()");
-    w('for a in "${LEGACY[@]}"; do');
-    w('  if grep -qxF -- "$a" <<<"$CURRENT"; then REMOVE+=("$a"); fi');
-    w("done");
-    w('if [ "${#REMOVE[@]}" -eq 0 ]; then');
-    w('  echo "no legacy address left in state: skipping"');
-    w("else");
-    w('  "$TF" state rm -dry-run "${REMOVE[@]}"');
-    w('  confirm "Remove these ${#REMOVE[@]} address(es) from state (the live WAF is not touched)?"');
-    w('  "$TF" state rm "${REMOVE[@]}"');
-    w("fi");
-  } else {
-    w('echo "no legacy address in state"');
-  }
+  w('step "5: remove every instance of the legacy resources from state"');
+  w("find_legacy_in_state");
+  w('if [ "${#FOUND[@]}" -eq 0 ]; then');
+  w('  echo "no instance of a legacy resource in state: nothing to remove"');
+  w("else");
+  w('  "$TF" state rm -dry-run "${FOUND[@]}"');
+  w('  confirm "Remove these ${#FOUND[@]} instance(s) from state (the live WAF is not touched)?"');
+  w('  "$TF" state rm "${FOUND[@]}"');
+  w("fi");
   w();
 
-  w('step "6: delete the legacy blocks (only now that state no longer holds them)"');
-  if (input.patchFile) {
-    const patch = `"$HERE"/${shellQuote(input.patchFile)}`;
-    w(`if git apply --reverse --check ${patch} 2>/dev/null; then`);
+  w('step "6: delete the legacy blocks (only once state holds no instance of them)"');
+  w("find_legacy_in_state");
+  w('if [ "${#FOUND[@]}" -gt 0 ]; then');
+  w('  printf "  %s\\n" "${FOUND[@]}" >&2');
+  w('  fail "the state still holds ${#FOUND[@]} instance(s) of legacy resources (above): their blocks are kept, since deleting a block before its state entry would reset the live WAF. No file was changed"');
+  w("fi");
+  if (input.legacyPatch) {
+    w('if [ "${#LEGACY_TODO[@]}" -eq 0 ]; then');
     w('  echo "the legacy blocks are already deleted: skipping"');
     w("else");
-    w(`  git apply --check ${patch}`);
-    w(`  git apply ${patch}`);
+    w("  INCLUDES=()");
+    w('  for g in "${LEGACY_TODO[@]}"; do INCLUDES+=("--include=$g"); done');
+    w('  patch_git --check "${INCLUDES[@]}" "$LEGACY_PATCH" || fail "the legacy blocks changed since this run started: no file was changed. Run migrate.sh again"');
+    w('  patch_git "${INCLUDES[@]}" "$LEGACY_PATCH"');
+    w("  # Proof that git changed every file (a path it skipped would otherwise pass in silence).");
+    w('  for g in "${LEGACY_TODO[@]}"; do');
+    w('    [ "$(patch_file_state "$LEGACY_PATCH" "$g")" = applied ] || fail "git apply left $g (in $PATCH_DIR) unchanged: delete its legacy blocks by hand (state no longer holds them)"');
+    w("  done");
+    w(`  echo ${shellQuote(`deleted the legacy blocks (${input.legacyPatch.file}, applied in ${input.patchDir})`)}`);
     w("fi");
   } else {
     w('echo "no legacy block in the configuration"');
@@ -145,4 +256,8 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  *) echo "migrate.sh: terraform plan failed (exit $rc)" >&2; exit "$rc" ;;');
   w("esac");
   return lines.join("\n") + "\n";
+}
+
+function joinDir(dir: string, p: string): string {
+  return dir === "." ? p : `${dir}/${p}`;
 }

@@ -21,6 +21,10 @@ export interface PlanInput {
   overrides: { address: string; configAddress: string; zoneId: string | null; inConfig: boolean }[];
   /** Files and blocks the step-6 patch removes. */
   legacyBlockFiles: string[];
+  /** The directory the patches apply from, relative to the root module ("." for the root itself). */
+  patchDir: string;
+  /** Legacy resources (instance keys dropped) whose every instance in state step 5 removes. */
+  legacyResources: string[];
   /** Outputs and locals the patch removes with the legacy blocks (they only expose them), one line each. */
   exposingRemovals?: string[];
   /** LEGACY_REFERENCE findings, one line each: references to edit by hand before step 6. */
@@ -162,6 +166,11 @@ function step5StateRemoval(input: PlanInput): PlanStep {
     );
   }
   notes.push("the grep matches legacy addresses anywhere in the module tree, not only at the root");
+  if (input.legacyResources.length) {
+    notes.push(
+      `remove every instance state holds of these resources, whatever its key (x, x[0], x["k"], every module instance), which is what ${input.artifacts.script} does: ${input.legacyResources.join(", ")}`,
+    );
+  }
   notes.push("read the dry run's \"Would remove\" lines before running the real removal; terraform writes a backup of the state");
   if (input.removedBlocksOffered) {
     notes.push(
@@ -172,19 +181,32 @@ function step5StateRemoval(input: PlanInput): PlanStep {
 }
 
 function step6DeleteBlocks(input: PlanInput): PlanStep {
+  const notes = [
+    input.legacyBlockFiles.length
+      ? `the patch removes exactly the legacy blocks (and their leading comments) from: ${input.legacyBlockFiles.join(", ")}`
+      : "no legacy block in the configuration",
+    ...(input.exposingRemovals ?? []).map((e) => `also removed, since its only job is to expose a legacy block: ${e}`),
+    ...(input.legacyReferences ?? []).map((r) => `LEGACY_REFERENCE (edit by hand before step 6; apply and migrate.sh refuse until then): ${r}`),
+    "never before step 5: with the state entries still there, terraform would \"destroy\" the blocks, which resets the live previous WAF instead of deleting anything",
+    "first check that `terraform state list` shows no instance of the resources listed in step 5",
+  ];
+  if (input.legacyBlockFiles.length && input.patchDir !== ".") {
+    notes.push(`the patch edits files outside the root module: its paths start at ${input.patchDir} (relative to the root module), so git applies it from there`);
+  }
   return {
     number: 6,
     title: "Delete the legacy blocks from the configuration (only after step 5)",
-    commands: input.legacyBlockFiles.length ? [`git apply ${input.artifacts.patch}`] : [],
-    notes: [
-      input.legacyBlockFiles.length
-        ? `the patch removes exactly the legacy blocks (and their leading comments) from: ${input.legacyBlockFiles.join(", ")}`
-        : "no legacy block in the configuration",
-      ...(input.exposingRemovals ?? []).map((e) => `also removed, since its only job is to expose a legacy block: ${e}`),
-      ...(input.legacyReferences ?? []).map((r) => `LEGACY_REFERENCE (edit by hand before step 6; apply and migrate.sh refuse until then): ${r}`),
-      "never before step 5: with the state entries still there, terraform would \"destroy\" the blocks, which resets the live previous WAF instead of deleting anything",
-    ],
+    commands: input.legacyBlockFiles.length ? [gitApplyCommand(input.patchDir, input.artifacts.patch)] : [],
+    notes,
   };
+}
+
+/**
+ * `git apply` of a plan patch, run from the root module. The patch's paths start at `patchDir`; git
+ * reads them from its working directory (`-C`), in or out of a repository.
+ */
+export function gitApplyCommand(patchDir: string, patchFile: string): string {
+  return patchDir === "." ? `git apply ${patchFile}` : `git -C ${shellQuote(patchDir)} apply "$PWD"/${shellQuote(patchFile)}`;
 }
 
 function step7Verify(input: PlanInput): PlanStep {

@@ -5,12 +5,26 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { unifiedDiff } from "../core/unified-diff.js";
+import { patchBase, patchPath, type PatchBase } from "../core/patch-base.js";
 import type { ConfigResource } from "./config.js";
 import { AttributeRemovalError, removeLocals } from "./edit/remove-attributes.js";
 import { removeBlocks, UnsafeEditError, type BlockTarget } from "./edit/remove-blocks.js";
 
 /** A resource or data source block, an `output` block, or one attribute of a `locals` block. */
 export type RemovalTarget = ConfigResource | { kind: "output" | "local"; file: string; name: string };
+
+/** The edits as one patch whose paths are relative to `base` (see plan/patch-base.ts). */
+export function renderPatch(edits: readonly FileEdit[], base: PatchBase): string {
+  return [...edits]
+    .sort((a, b) => (patchPath(base, a.absolute) < patchPath(base, b.absolute) ? -1 : 1))
+    .map((e) => unifiedDiff(e.oldText, e.newText, patchPath(base, e.absolute)))
+    .join("");
+}
+
+/** The directory the patches of these edits apply from, for the root module `rootAbsolute`. */
+export function patchBaseFor(rootAbsolute: string, edits: readonly FileEdit[]): PatchBase {
+  return patchBase(rootAbsolute, edits.map((e) => e.absolute));
+}
 
 export interface FileEdit {
   /** Path relative to the base directory (as in the report). */

@@ -6,7 +6,7 @@ import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
 import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
 import { expectGolden } from "../support/golden.js";
-import { copyFixture, fakeTerraformBin, tempDir } from "../support/workdir.js";
+import { copyFixture, FAKE_TERRAFORM, fakeTerraformBin, tempDir } from "../support/workdir.js";
 
 const MZ = path.join(TESTDATA, "multi-zone");
 const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";
@@ -132,8 +132,9 @@ describe("cf-waf-migrate plan", () => {
     const out = tempDir();
     const log = path.join(tempDir(), "argv.log");
     await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
-    // Step 0 (outside the script): the override blocks are gone and applied.
+    // Step 0 (outside the script): the override blocks are gone and applied (terraform apply deleted it).
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
+    await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
     const env = { PATH: `${fakeTerraformBin()}:${process.env.PATH}`, FAKE_TF_LOG: log };
     const run = await execa("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: work, env, reject: false });
     expect(run.stderr).toBe("");
@@ -153,8 +154,7 @@ describe("cf-waf-migrate plan", () => {
     expect(dryRun!.slice(3)).toEqual(realRm!.slice(2));
     expect(realRm).toContain('module.waf["shop"].cloudflare_waf_group.off["de677e5818985db1285d0e80225f06e5"]');
     expect(significant[0]).toEqual(["import", "cloudflare_ruleset.waf_managed_shop_example_com", `zone/${SHOP}/${SHOP_RS}`]);
-    // Every package, group and rule is gone from state (the override goes through `terraform apply` in step 0,
-    // which the fake does not run).
+    // Every package, group and rule is gone from state.
     const state = JSON.parse(readFileSync(path.join(work, "terraform.tfstate"), "utf8"));
     expect(state.resources.filter((r: { type: string }) => /^cloudflare_waf_(package|group|rule)s?$/.test(r.type)).map((r: { type: string }) => r.type)).toEqual([]);
     expect(existsSync(path.join(work, "modules/waf/main.tf")) && readFileSync(path.join(work, "modules/waf/main.tf"), "utf8")).not.toContain("cloudflare_waf_package");
@@ -163,7 +163,7 @@ describe("cf-waf-migrate plan", () => {
     const again = await execa("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: work, env, reject: false });
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toContain("already in state: skipping the import");
-    expect(again.stdout).toContain("no legacy address left in state");
+    expect(again.stdout).toContain("no instance of a legacy resource in state");
     expect(again.stdout).toContain("already deleted: skipping");
     const second = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]);
     expect(second.some((c) => c[0] === "import" || c[1] === "rm")).toBe(false);
@@ -174,11 +174,15 @@ describe("cf-waf-migrate plan", () => {
     const out = tempDir();
     const log = path.join(tempDir(), "argv.log");
     await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
+    await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
+    await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
     const env = { PATH: `${fakeTerraformBin()}:${process.env.PATH}`, FAKE_TF_LOG: log, TF: "tofu" };
     const run = await execa("bash", [path.join(out, "migrate.sh")], { cwd: work, env, reject: false, stdin: "ignore" });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/refusing without --yes/);
-    expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
+    // Only the read-only checks before any change ran (a state list, through tofu).
+    const ran = (existsSync(log) ? readFileSync(log, "utf8") : "").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as string[]);
+    expect(ran.every((c) => c[0] === "state" && c[1] === "list")).toBe(true);
   });
 
   it("--config-json makes the ruleset exactly the service's configuration", async () => {

@@ -39,7 +39,7 @@ describe.runIf(existsSync(TERRAFORM))("a plan that changes root outputs only", (
 
   it("migrate.sh step 7 ends well on outputs only, and stops on anything else", async () => {
     const { outputsOnly, withResource } = await realPlans();
-    const script = renderMigrateScript({ version: "test", zones: [], stateRemovals: [], patchFile: null });
+    const script = renderMigrateScript({ version: "test", zones: [], legacyResources: [], patchDir: ".", legacyPatch: null, overridesPatch: null });
     const dir = tempDir("cfwm-step7-");
     writeFileSync(path.join(dir, "migrate.sh"), script);
     const run = async (plan: { code: number; stdout: string }) => {

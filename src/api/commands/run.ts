@@ -10,6 +10,7 @@
 
 import type { MigrationMode, Ruleset, ZonePlan } from "../../core/model.js";
 import {
+  ApiConfigError,
   ApiError,
   checkCompatibility,
   createApiClient,
@@ -21,6 +22,7 @@ import {
   getZone,
   isRuleset,
   isZoneId,
+  normalizeBaseUrl,
   putEntrypointRequest,
   readCredentials,
   waitForMigration,
@@ -112,6 +114,22 @@ interface Ctx {
   emit: (content: string) => Promise<void>;
 }
 
+/**
+ * CLOUDFLARE_BASE_URL, the variable Cloudflare's own clients (and provider 5) read for the API's base URL;
+ * empty or blank counts as unset.
+ */
+export const ENV_BASE_URL = "CLOUDFLARE_BASE_URL";
+function baseUrlFromEnv(env: ApiCommandDeps["env"]): string | undefined {
+  const value = env[ENV_BASE_URL]?.trim();
+  if (!value) return undefined;
+  try {
+    return normalizeBaseUrl(value);
+  } catch (e) {
+    // Say where the bad value came from: the user did not type it on this command line.
+    throw new ApiConfigError(`${ENV_BASE_URL}: ${(e as Error).message}`);
+  }
+}
+
 // ---- dispatch ---------------------------------------------------------------------------------------
 
 export async function runApi(argv: ApiArgs, deps: ApiCommandDeps, io: Io): Promise<number> {
@@ -127,7 +145,8 @@ export async function runApi(argv: ApiArgs, deps: ApiCommandDeps, io: Io): Promi
     now: deps.now,
     log: (line) => io.stderr(`${line}\n`),
   };
-  if (argv["base-url"] !== undefined) clientOptions.baseUrl = argv["base-url"];
+  const baseUrl = argv["base-url"] ?? baseUrlFromEnv(deps.env);
+  if (baseUrl !== undefined) clientOptions.baseUrl = baseUrl;
   if (deps.retry !== undefined) clientOptions.retry = deps.retry;
   const client = createApiClient(clientOptions);
 

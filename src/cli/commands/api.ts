@@ -53,7 +53,7 @@ function buildOptions(y: Argv<object>) {
       type: "string",
     })
     .option("zone", { type: "string", describe: "Zone ID (32 hexadecimal characters); required", requiresArg: true })
-    .option("base-url", { type: "string", describe: "API base URL (default https://api.cloudflare.com/client/v4)", requiresArg: true })
+    .option("base-url", { type: "string", describe: "API base URL (default $CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4)", requiresArg: true })
     .option("format", { choices: ["text", "json", "hcl"] as const, describe: "Output format (hcl: config only); default text on a terminal, json otherwise or with --output" })
     .option("output", { type: "string", describe: "Write the result to FILE instead of stdout", requiresArg: true })
     .option("timeout", { type: "number", default: 30, describe: "Per-request timeout in seconds" })

@@ -14,7 +14,7 @@ import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming.js";
-import { assemblePlan, writeArtifacts } from "../plan-artifacts.js";
+import { assemblePlan, scriptInput, writeArtifacts } from "../plan-artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { inputRecord } from "../../core/null-proto.js";
@@ -107,7 +107,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     const first = plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;
     const markdown = () =>
       renderPlanMarkdown({ report, providerMajor, artifacts: plan.artifactList, stateRemovals: plan.stateRemovals, versions: plan.versionsMarkdown, first, syntaxLabel: plan.syntaxLabel });
-    const script = () => renderMigrateScript({ version: toolVersion(), zones: analysis.zones, stateRemovals: plan.stateRemovals, patchFile: plan.legacyPatch ? "legacy-removal.patch" : null, legacyReferences: plan.legacyReferences });
+    const script = () => renderMigrateScript(scriptInput(toolVersion(), analysis.zones, plan));
     if (argv["out-dir"]) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan, report, markdown: markdown(), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);

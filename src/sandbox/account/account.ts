@@ -55,6 +55,8 @@ export interface Zone {
   paused?: boolean;
   /** The WAF migration has run: the previous managed-rules API answers errors from now on. */
   migrated?: boolean;
+  /** Where the waf_migration flow stands (spec 3): absent = "start"; "validation" (Enterprise, both WAFs on); "finished". */
+  migration_state?: "validation" | "finished";
   /** Zone settings by API id (waf, security_level, ...). */
   settings?: Obj;
   /** The settings as they were before a cloudflare_zone_settings_override took over (restored on destroy). */

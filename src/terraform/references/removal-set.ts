@@ -7,6 +7,7 @@ import { removalClosure, type DanglingReference, type GraphItem, type RemovedIte
 import type { ConfigResource } from "../config.js";
 import { configAddressFor, LEGACY_DATA_SOURCES } from "../inventory.js";
 import type { RemovalTarget } from "../legacy-removal.js";
+import type { ConfigTree } from "../modules.js";
 import type { Workspace } from "../workspace.js";
 import { readReferenceGraph } from "./graph.js";
 
@@ -15,8 +16,41 @@ export const LEGACY_BLOCK_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_
 
 const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
+/** A block step 6 deletes: a legacy package, group or rule, or a legacy data source. */
 export function isLegacyBlock(mode: "managed" | "data", type: string): boolean {
   return mode === "managed" ? LEGACY_BLOCK_TYPES.has(type) : LEGACY_DATA_SOURCES.has(type);
+}
+
+export function isUriOverrideBlock(mode: "managed" | "data", type: string): boolean {
+  return mode === "managed" && type === URI_OVERRIDE_TYPE;
+}
+
+export interface BlockTargets {
+  /** Each block once (a module called twice has one block in one file). */
+  blocks: ConfigResource[];
+  /**
+   * The resources those blocks are, with their module paths and without instance keys, one per module
+   * call path that instantiates the file (`module.waf.cloudflare_waf_group.g`): what state is checked for.
+   */
+  configAddresses: string[];
+}
+
+/** The blocks of the configuration tree that `keep` selects, and the resources they declare. */
+export function blockTargets(tree: ConfigTree, keep: (r: ConfigResource) => boolean): BlockTargets {
+  const seen = new Set<string>();
+  const blocks: ConfigResource[] = [];
+  const configAddresses = new Set<string>();
+  for (const node of tree.nodes) {
+    for (const r of node.dir.resources) {
+      if (!keep(r)) continue;
+      configAddresses.add(configAddressFor(node, r));
+      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      blocks.push(r);
+    }
+  }
+  return { blocks, configAddresses: [...configAddresses].sort() };
 }
 
 export interface ExposingItem {
@@ -34,8 +68,14 @@ export interface ExposingItem {
 export interface LegacyRemovalSet {
   /** Legacy resource and data source blocks, once per file and name (a module called twice has one block). */
   blocks: ConfigResource[];
-  /** Config addresses (module path included) of every legacy block, for every module instance path. */
+  /**
+   * Config addresses (module path included) of every legacy block, for every module instance path: the
+   * resource set step 5 removes from state and step 6 checks against a fresh `state list`. Only resources
+   * and data sources: the outputs and locals removed with them have no state entries.
+   */
   blockConfigAddresses: string[];
+  /** URI override blocks (step 0 deletes them; they are refused while in state). */
+  overrideBlocks: ConfigResource[];
   /** Outputs and locals removed with them. */
   exposing: ExposingItem[];
   /** Everything step 6's edit removes, for buildRemoval. */
@@ -50,23 +90,12 @@ export interface LegacyRemovalSet {
 }
 
 export async function legacyRemovalSet(ws: Workspace): Promise<LegacyRemovalSet> {
-  const blocks: ConfigResource[] = [];
-  const seen = new Set<string>();
-  const addresses = new Set<string>();
-  for (const node of ws.tree.nodes) {
-    for (const r of node.dir.resources) {
-      if (!isLegacyBlock(r.mode, r.type)) continue;
-      addresses.add(configAddressFor(node, r));
-      const key = `${r.file}\u0000${r.mode}\u0000${r.type}\u0000${r.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      blocks.push(r);
-    }
-  }
+  const legacy = blockTargets(ws.tree, (r) => isLegacyBlock(r.mode, r.type));
+  const overrides = blockTargets(ws.tree, (r) => isUriOverrideBlock(r.mode, r.type));
 
   // URI overrides go earlier (step 0's patch) but go too: what refers to them is judged the same way, and
   // what only exposes them goes with them in step 0 (else step 0's `terraform apply` could not validate).
-  const graph = await readReferenceGraph(ws, (mode, type) => isLegacyBlock(mode, type) || (mode === "managed" && type === URI_OVERRIDE_TYPE));
+  const graph = await readReferenceGraph(ws, (mode, type) => isLegacyBlock(mode, type) || isUriOverrideBlock(mode, type));
   const closure = removalClosure(graph.graphs);
   const overridesOnly = removalClosure(
     graph.graphs.map((g) => ({ ...g, items: g.items.map((i) => (i.legacy && !i.key.startsWith(`${URI_OVERRIDE_TYPE}.`) ? { ...i, legacy: false } : i)) })),
@@ -90,10 +119,11 @@ export async function legacyRemovalSet(ws: Workspace): Promise<LegacyRemovalSet>
   const asTarget = (e: ExposingItem): RemovalTarget => ({ kind: e.kind, file: e.file, name: e.name });
 
   return {
-    blocks,
-    blockConfigAddresses: [...addresses].sort(),
+    blocks: legacy.blocks,
+    blockConfigAddresses: legacy.configAddresses,
+    overrideBlocks: overrides.blocks,
     exposing,
-    targets: [...blocks, ...exposing.map(asTarget)],
+    targets: [...legacy.blocks, ...exposing.map(asTarget)],
     overrideExposing: stepZero,
     overrideTargets: stepZero.map(asTarget),
     findings: sortFindings(closure.dangling.map(referenceFinding)),

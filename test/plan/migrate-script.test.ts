@@ -1,0 +1,81 @@
+// migrate.sh's shape: every check comes before the first change, step 5 before step 6, and step 6's
+// fresh state list before its git apply. (Its behaviour runs for real in test/e2e/realworld.e2e.test.ts.)
+import { describe, expect, it } from "vitest";
+import { legacyLeftInState, stateRmStep, type ApplyContext, type Migration } from "../../src/apply/index.js";
+import { renderMigrateScript } from "../../src/plan/migrate-script.js";
+
+const script = renderMigrateScript({
+  version: "0.0.0",
+  zones: [],
+  legacyResources: ["cloudflare_waf_group.noisy", 'module.waf.cloudflare_waf_rule.r'],
+  patchDir: "../..",
+  legacyPatch: { file: "legacy-removal.patch", paths: ["main.tf", "modules/w[1]/main.tf"] },
+  overridesPatch: { file: "uri-overrides-removal.patch", paths: ["main.tf"] },
+});
+
+describe("migrate.sh", () => {
+  it("checks both patches and the state before step 3, and guards step 6 with a fresh state list", () => {
+    const at = (needle: string) => {
+      const i = script.indexOf(needle);
+      expect(i, needle).toBeGreaterThan(-1);
+      return i;
+    };
+    const checks = at('step "0: checks before any change"');
+    expect(at('patch_file_state "$LEGACY_PATCH" \'main.tf\'')).toBeGreaterThan(checks);
+    expect(at('patch_file_state "$OVERRIDES_PATCH" \'main.tf\'')).toBeGreaterThan(checks);
+    expect(at("cloudflare_waf_override")).toBeGreaterThan(checks);
+    const step3 = at('step "3: import');
+    expect(step3).toBeGreaterThan(at('patch_file_state "$OVERRIDES_PATCH"'));
+    const step5 = at('step "5: remove every instance');
+    const step6 = at('step "6: delete the legacy blocks');
+    expect(step6).toBeGreaterThan(at('"$TF" state rm "${FOUND[@]}"'));
+    const guard = script.indexOf("find_legacy_in_state", step6);
+    expect(guard).toBeGreaterThan(step6);
+    expect(script.indexOf('patch_git "${INCLUDES[@]}" "$LEGACY_PATCH"', step6)).toBeGreaterThan(guard);
+    expect(step5).toBeGreaterThan(step3);
+    expect(script).toContain("PATCH_DIR='../..'");
+    expect(script).toContain("'modules/w\\[1\\]/main.tf'");
+    expect(script).toContain("    'cloudflare_waf_group.noisy') return 0 ;;");
+  });
+});
+
+describe("apply on resources", () => {
+  const migration: Migration = {
+    imports: [],
+    importNotes: [],
+    stateRemovals: [],
+    blockConfigAddresses: ["cloudflare_waf_group.noisy", "module.waf.data.cloudflare_waf_packages.p"],
+    edits: [],
+    patch: "",
+  };
+  const live = ["cloudflare_waf_group.noisy[0]", 'module.waf["a"].data.cloudflare_waf_packages.p[0]', "cloudflare_ruleset.r"];
+
+  it("an instance the plan did not know (planned without state) is left in state, so the edit waits, and state rm removes it", async () => {
+    expect(legacyLeftInState(live, migration)).toEqual(live.slice(0, 2));
+    const ctx = { stateList: live, migration } as unknown as ApplyContext;
+    expect(await stateRmStep.done(ctx)).toBeNull();
+    expect(await stateRmStep.done({ ...ctx, stateList: ["cloudflare_ruleset.r"] })).toBe("no legacy address left in state");
+  });
+});
+
+describe("migrate.sh with a LEGACY_REFERENCE", () => {
+  it("refuses at the very start, before the checks and before any terraform command", () => {
+    const refusing = renderMigrateScript({
+      version: "0.0.0",
+      zones: [],
+      legacyResources: ["cloudflare_waf_rule.sqli"],
+      patchDir: ".",
+      legacyPatch: { file: "legacy-removal.patch", paths: ["main.tf"] },
+      overridesPatch: null,
+      legacyReferences: ["main.tf:31: resource \"cloudflare_filter\" \"edge\" (argument depends_on) refers to cloudflare_waf_rule.sqli"],
+    });
+    const refusal = refusing.indexOf("refusing to start: 1 expression(s) refer to legacy WAF blocks");
+    expect(refusal).toBeGreaterThan(-1);
+    const exit = refusing.indexOf("exit 1", refusal);
+    expect(exit).toBeGreaterThan(refusal);
+    expect(refusing.indexOf('"$TF"')).toBeGreaterThan(exit);
+    expect(refusing.indexOf('step "0: checks before any change"')).toBeGreaterThan(exit);
+    // The safety side is all still there after it.
+    expect(refusing.indexOf("find_legacy_in_state", exit)).toBeGreaterThan(exit);
+  });
+});

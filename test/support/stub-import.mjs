@@ -1,0 +1,30 @@
+// `terraform import ADDRESS ID` without a provider: adds the resource entry an import of a
+// cloudflare_ruleset would add to ./terraform.tfstate (root module only, as the plan imports), written
+// atomically so that a kill leaves the old or the new state.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const [address, id] = args;
+const m = /^([a-z0-9_]+)\.([A-Za-z0-9_-]+)$/.exec(address ?? "");
+if (!m || !id) {
+  process.stderr.write(`stub import: expected ADDRESS ID, got ${JSON.stringify(process.argv.slice(2))}\n`);
+  process.exit(1);
+}
+const [, type, name] = m;
+const state = JSON.parse(readFileSync("terraform.tfstate", "utf8"));
+if (state.resources.some((r) => !r.module && r.mode === "managed" && r.type === type && r.name === name)) {
+  process.stderr.write(`Error: Resource already managed by Terraform: ${address}\n`);
+  process.exit(1);
+}
+const [, zoneId, rulesetId] = id.split("/");
+state.resources.push({
+  mode: "managed",
+  type,
+  name,
+  provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
+  instances: [{ schema_version: 1, attributes: { id: rulesetId, zone_id: zoneId, kind: "zone", name: "default", phase: "http_request_firewall_managed" }, sensitive_attributes: [] }],
+});
+state.serial += 1;
+writeFileSync("terraform.tfstate.import-tmp", JSON.stringify(state, null, 2) + "\n");
+renameSync("terraform.tfstate.import-tmp", "terraform.tfstate");
+process.stdout.write(`${address}: Import prepared!\nImport successful!\n`);
