@@ -9,6 +9,8 @@ export const PROVIDER_AFTER = "4.52.8";
 
 export function versionsTf(version: string): string {
   return `terraform {
+  # import {} blocks need Terraform 1.5: the plan writes imports.tf only when this says so.
+  required_version = ">= 1.5"
   required_providers {
     cloudflare = {
       source  = "cloudflare/cloudflare"
