@@ -34,3 +34,17 @@ export async function hclParseOrRefuse(text: string, file: string, when: "before
     throw refuse("result-invalid", `the edited text would not parse: ${msg}`);
   }
 }
+
+/**
+ * An editor refused to edit a file, which is left for the user (or a later run) to change by hand. Each
+ * editor subclasses it with its own reasons, so callers can tell the editors apart with instanceof.
+ */
+export class RefusedEditError<R extends string> extends Error {
+  readonly file: string;
+  readonly reason: R;
+  constructor(file: string, reason: R, detail: string) {
+    super(`refusing to edit ${file}: ${detail}`);
+    this.file = file;
+    this.reason = reason;
+  }
+}

@@ -20,15 +20,8 @@ import { getHclParser, locateTopLevelBlocks } from "./tree.js";
 
 export type AttributeRemovalReason = "not-utf8" | "json-unsupported" | "syntax-error" | "attribute-not-found" | "attribute-ambiguous" | "shared-line" | "result-invalid";
 
-export class AttributeRemovalError extends Error {
-  readonly file: string;
-  readonly reason: AttributeRemovalReason;
-  constructor(file: string, reason: AttributeRemovalReason, detail: string) {
-    super(`refusing to edit ${file}: ${detail}`);
-    this.name = "AttributeRemovalError";
-    this.file = file;
-    this.reason = reason;
-  }
+export class AttributeRemovalError extends guards.RefusedEditError<AttributeRemovalReason> {
+  override name = "AttributeRemovalError";
 }
 
 export interface RemovedAttribute {

@@ -70,15 +70,8 @@ export type UnsafeEditReason =
   | "json-unsupported";
 
 /** The edit was refused: the file is left for the user (or a later run) to change by hand. */
-export class UnsafeEditError extends Error {
-  readonly file: string;
-  readonly reason: UnsafeEditReason;
-  constructor(file: string, reason: UnsafeEditReason, detail: string) {
-    super(`refusing to edit ${file}: ${detail}`);
-    this.name = "UnsafeEditError";
-    this.file = file;
-    this.reason = reason;
-  }
+export class UnsafeEditError extends guards.RefusedEditError<UnsafeEditReason> {
+  override name = "UnsafeEditError";
 }
 
 const describe = (t: BlockTarget): string =>

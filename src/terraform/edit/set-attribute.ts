@@ -83,15 +83,8 @@ export type AttributeEditReason =
   | "result-invalid";
 
 /** The edit was refused: the file is left for the user to change by hand. */
-export class AttributeEditError extends Error {
-  readonly file: string;
-  readonly reason: AttributeEditReason;
-  constructor(file: string, reason: AttributeEditReason, detail: string) {
-    super(`refusing to edit ${file}: ${detail}`);
-    this.name = "AttributeEditError";
-    this.file = file;
-    this.reason = reason;
-  }
+export class AttributeEditError extends guards.RefusedEditError<AttributeEditReason> {
+  override name = "AttributeEditError";
 }
 
 const describeBlock = (b: AttributeTarget["block"]): string => [b.type, ...b.labels.map((l) => JSON.stringify(l))].join(" ");
