@@ -188,6 +188,17 @@ export function fitRoot(input: RootVersionInput): RootVersionFit {
   const provider = providerVersions(input);
   const terraform = terraformVersions(input);
   const findings: Finding[] = [];
+  // An entry with a source but no version pins nothing either: the next init takes the newest provider too.
+  const unversioned = input.provider.length > 0 && input.provider.every((c) => c.constraint.trim() === "") ? input.provider[0]! : null;
+  if (input.hasLegacy && unversioned) {
+    findings.push(
+      finding(
+        "PROVIDER_CONSTRAINT_MISSING",
+        `the Cloudflare entry of required_providers in ${input.root} has no version: the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist (removed in 4.0.0); add version = "${RECOMMENDED_CONSTRAINT}" to it before any step`,
+        { zoneId: null, file: unversioned.file, line: unversioned.line },
+      ),
+    );
+  }
   if (input.hasLegacy && input.provider.length === 0) {
     findings.push(
       finding(
