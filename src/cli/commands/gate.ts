@@ -17,6 +17,7 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { evaluateProviderGate } from "../../terraform/provider-gate.js";
+import { versionFindings } from "../plan-versions.js";
 
 // Moved to the Terraform layer (the library exports it); re-exported for existing callers.
 export { evaluateProviderGate, legacyAddressesOf, type ProviderGateOutcome } from "../../terraform/provider-gate.js";
@@ -50,12 +51,14 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     });
     const providers = await collectProviderInfo(ws.tree, ws.base);
     const gate = evaluateProviderGate(ws, providers, target);
+    // What plan would refuse or warn about for the versions the roots pin (issue 21), before anyone runs it.
+    const versions = versionFindings(ws, providers, analysis.zones.map((z) => z.zone.ruleset));
     const report = buildReport({
       version: toolVersion(),
       root: relativeRoot(ws.base),
       resources: ws.resources,
       analysis,
-      extraFindings: [...ws.findings, ...gate.findings],
+      extraFindings: [...ws.findings, ...gate.findings, ...versions],
       errors: [...ws.errors, ...providers.errors, ...gate.errors],
     });
 
