@@ -9,6 +9,7 @@ import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/mod
 import { buildPlanSteps } from "../plan/steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming.js";
+import { dropConstructs } from "../terraform/cf-terraforming-fit.js";
 import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
 import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES } from "../core/legacy-types.js";
@@ -107,7 +108,9 @@ export async function assemblePlan(input: {
   const notMigrated = notMigratedByZone(analysis.findings);
   // Fit each generated ruleset to the provider versions of steps 1-6 (core/version-fit.ts).
   const versionFit = planVersions(ws, input.providerInfo);
-  const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset)));
+  // cf-terraforming's ruleset (kept as written) is fitted by the constructs its text uses.
+  const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
+  const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
   const raiseFirst = fits.some((f) => f.missing.length > 0);
   const zoneRulesets = await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
   const rulesetTf = zoneRulesets.join("\n");
@@ -193,7 +196,11 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
 
 async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
-  if (own) return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${own.text}`;
+  if (own) {
+    const fitted = await dropConstructs(own.text, fit.omitted.map((m) => m.construct));
+    const header = rulesetHeader(fit).map((line) => `# ${line}\n`).join("");
+    return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${fitted.text}`;
+  }
   const todo = [...z.rulesetNotes, ...notMigrated];
   const zoneExpr = zoneIdExpression(z);
   if (zoneExpr.placeholder) todo.unshift("set zone_id: the zone id is not known offline");
