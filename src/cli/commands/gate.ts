@@ -21,7 +21,7 @@ import { evaluateProviderGate } from "../../terraform/provider-gate.js";
 // Moved to the Terraform layer (the library exports it); re-exported for existing callers.
 export { evaluateProviderGate, legacyAddressesOf, type ProviderGateOutcome } from "../../terraform/provider-gate.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
 export interface GateArgs extends CommonArgs {
   "target-provider"?: string;
