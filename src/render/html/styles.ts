@@ -6,7 +6,7 @@ export const PAGE_CSS = `
   --ok: #116329; --bad: #a40e26; --warn: #7d4e00; --info: #0550ae; --done: #5a32a3; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0; background: #fff; }
-header.page, main { max-width: 1280px; margin: 0 auto; padding: 1rem; }
+header.page, main { max-width: 1280px; margin: 0 auto; padding: 1rem; overflow-wrap: break-word; }
 header.page { border-bottom: 1px solid var(--line); }
 h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
 h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; }
@@ -36,7 +36,7 @@ caption { text-align: left; font-size: .85rem; padding: .2rem 0; }
 th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: .35rem .5rem; }
 th { background: var(--bg-soft); font-weight: 600; }
 a { color: var(--info); }
-section.zone { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0; content-visibility: auto; contain-intrinsic-size: auto 600px; }
+section.zone { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0; }
 section.zone > details > summary { padding: .6rem 1rem; cursor: pointer; list-style-position: inside; }
 section.zone > details > summary h3 { display: inline; margin: 0; }
 .zone-body { padding: 0 1rem 1rem; }
@@ -61,7 +61,7 @@ ol.timeline li.now { font-weight: 600; background: var(--bg-soft); }
 }
 @media print {
   .controls, button.copy, .copied { display: none !important; }
-  section.zone { break-inside: avoid-page; content-visibility: visible; }
+  section.zone { break-inside: avoid-page; }
   .compare { grid-template-columns: 1fr 1fr; }
   a { color: inherit; text-decoration: none; }
   pre { white-space: pre-wrap; }
