@@ -10,7 +10,7 @@ import { renderPlan } from "./plan.js";
 import { renderCerts } from "./certs.js";
 import { location, plural, severityBadge, table } from "./parts.js";
 import { zoneViews, type ZoneView } from "./status.js";
-import { errorPath, withLine } from "../paths.js";
+import { errorPath, withLine } from "../../core/report-paths.js";
 
 export interface HtmlOptions {
   /** The command that produced the report (`scan`, `plan`, `gate`, `certs`, `merge`). */

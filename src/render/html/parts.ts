@@ -1,7 +1,7 @@
 // Small pieces every section uses: file:line locations, severity and status badges (icon + word, never
 // colour alone), code spans and counts.
 import type { Report, Severity } from "../../core/model.js";
-import { reportPath, withLine } from "../paths.js";
+import { reportPath, withLine } from "../../core/report-paths.js";
 import { html, type SafeHtml } from "./template.js";
 import { STATUS_LABEL, type ZoneStatus } from "./status.js";
 
