@@ -52,7 +52,7 @@ function otherFindings(report: Report, views: ZoneView[]): SafeHtml {
   const other = report.findings.filter((f) => !placed.has(f));
   if (!other.length) return html``;
   return html`<section aria-labelledby="other-title"><h2 id="other-title">Other findings (${other.length})</h2>
-${table("Findings that belong to no zone of this report", ["Severity", "Finding", "Where"], other.map((f) => html`<tr><td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}${f.address ? html`<br><code>${f.address}</code>` : ""}</td></tr>`))}</section>`;
+${table("Findings that belong to no zone of this report", ["Severity", "Finding", "Where"], other.map((f) => html`<tr><td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}${f.address ? html`<br><code class="addr">${f.address}</code>` : ""}</td></tr>`))}</section>`;
 }
 
 function inputErrors(report: Report): SafeHtml {

@@ -14,7 +14,9 @@ h3 { font-size: 1.05rem; margin: 1rem 0 .4rem; }
 h4 { font-size: .95rem; margin: .8rem 0 .3rem; }
 p.meta, .muted { color: var(--muted); }
 code, pre { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-code { overflow-wrap: anywhere; }
+code { overflow-wrap: break-word; }
+/* Addresses and paths are long unbroken tokens: they may break anywhere rather than widen a table. */
+code.addr, code.loc { overflow-wrap: anywhere; }
 pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; margin: .25rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .counts { display: flex; flex-wrap: wrap; gap: .5rem; list-style: none; padding: 0; margin: .75rem 0; }
 .counts li { border: 1px solid var(--line); border-radius: 6px; padding: .4rem .8rem; min-width: 8rem; }
@@ -43,6 +45,9 @@ section.zone > details > summary h3 { display: inline; margin: 0; }
 .compare { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .compare > div { min-width: 0; }
 .loc { color: var(--muted); font-size: .85em; }
+.settings { margin-top: .25rem; padding-left: .5rem; border-left: 3px solid var(--line); }
+.settings ul { margin: 0; }
+ol.steps { list-style: none; padding-left: 0; }
 ol.steps > li { margin-bottom: 1rem; }
 .cmd { display: flex; gap: .5rem; align-items: flex-start; }
 .cmd pre { flex: 1; min-width: 0; }

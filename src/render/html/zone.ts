@@ -27,9 +27,9 @@ ${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by" : v.status 
 ${findingsTable(report, v)}
 ${unresolvedTable(report, z)}
 <h4>Import</h4>
-${z.imports.length ? table("The generated ruleset is imported, not created: the entry point exists once the zone is migrated.", ["Resource", "Import id"], z.imports.map((i) => html`<tr><td>${code(i.to)}</td><td>${code(i.id)}</td></tr>`)) : html`<p class="muted">No import.</p>`}
+${z.imports.length ? table("The generated ruleset is imported, not created: the entry point exists once the zone is migrated.", ["Resource", "Import id"], z.imports.map((i) => html`<tr><td><code class="addr">${i.to}</code></td><td><code class="addr">${i.id}</code></td></tr>`)) : html`<p class="muted">No import.</p>`}
 <h4>State removals (${z.stateRemovals.length})</h4>
-${z.stateRemovals.length ? html`<ul>${z.stateRemovals.map((a) => html`<li><code>${a}</code></li>`)}</ul>` : html`<p class="muted">Nothing to remove from state.</p>`}
+${z.stateRemovals.length ? html`<ul>${z.stateRemovals.map((a) => html`<li><code class="addr">${a}</code></li>`)}</ul>` : html`<p class="muted">Nothing to remove from state.</p>`}
 </div>
 </details>
 </section>`;
@@ -49,60 +49,65 @@ function before(report: Report, z: ZoneReport): SafeHtml {
   const parts: SafeHtml[] = [];
   if (l.packages.length) {
     parts.push(
-      table("Core rule set (OWASP) and other packages", ["Package", "Sensitivity", "Action", "Where"], l.packages.map((p) => html`<tr>
-<td>${code(p.address)}<br><span class="muted">${p.kind === "owasp" ? "OWASP core rule set" : p.kind === "cloudflare" ? "Cloudflare managed rules" : "package kind not known offline"}</span></td>
+      table("Core rule set (OWASP) and other packages", ["Package", "Sensitivity", "Action"], l.packages.map((p) => html`<tr>
+<td>${item(report, p)}<br><span class="muted">${p.kind === "owasp" ? "OWASP core rule set" : p.kind === "cloudflare" ? "Cloudflare managed rules" : "package kind not known offline"}</span></td>
 <td>${value(p.address, "sensitivity", p.sensitivity, `not set (provider default ${LEGACY_PACKAGE_DEFAULTS.sensitivity})`)}</td>
 <td>${value(p.address, "action_mode", p.actionMode, `not set (provider default ${LEGACY_PACKAGE_DEFAULTS.actionMode})`)}</td>
-<td>${location(report, p.file, p.line)}</td></tr>`)),
+</tr>`)),
     );
   }
   if (l.groups.length) {
     parts.push(
-      table("Rule groups", ["Group", "Mode", "Where"], l.groups.map((g) => html`<tr>
-<td>${code(g.address)}<br><span class="muted">id ${g.groupId ?? "not known offline"} · ${kindText(g.kind)}</span></td>
-<td>${value(g.address, "mode", g.mode, "not set")}</td><td>${location(report, g.file, g.line)}</td></tr>`)),
+      table("Rule groups", ["Group", "Mode"], l.groups.map((g) => html`<tr>
+<td>${item(report, g)}<br><span class="muted">id ${g.groupId ?? "not known offline"} · ${kindText(g.kind)}</span></td>
+<td>${value(g.address, "mode", g.mode, "not set")}</td></tr>`)),
     );
   }
   if (l.rules.length) {
     parts.push(
-      table("Rules", ["Rule", "Mode", "Where"], l.rules.map((r) => html`<tr>
-<td>${code(r.address)}<br><span class="muted">id ${r.ruleId ?? "not known offline"}${r.groupId ? ` in group ${r.groupId}` : ""} · ${kindText(r.kind)}</span></td>
-<td>${value(r.address, "mode", r.mode, "not set")}</td><td>${location(report, r.file, r.line)}</td></tr>`)),
+      table("Rules", ["Rule", "Mode"], l.rules.map((r) => html`<tr>
+<td>${item(report, r)}<br><span class="muted">id ${r.ruleId ?? "not known offline"}${r.groupId ? ` in group ${r.groupId}` : ""} · ${kindText(r.kind)}</span></td>
+<td>${value(r.address, "mode", r.mode, "not set")}</td></tr>`)),
     );
   }
   if (l.overrides.length) {
     parts.push(
-      table("URI-based WAF overrides (the zone cannot migrate while they exist)", ["Override", "URLs", "Where"], l.overrides.map((o) => html`<tr>
-<td>${code(o.address)}${o.description ? html`<br>${o.description}` : ""}${o.paused ? html`<br><span class="muted">paused</span>` : ""}</td>
+      table("URI-based WAF overrides (the zone cannot migrate while they exist)", ["Override", "URLs"], l.overrides.map((o) => html`<tr>
+<td>${item(report, o)}${o.description ? html`<br>${o.description}` : ""}${o.paused ? html`<br><span class="muted">paused</span>` : ""}</td>
 <td>${o.urls.length ? html`<ul>${o.urls.map((u) => html`<li><code>${u}</code></li>`)}</ul>` : html`<span class="muted">not known offline</span>`}</td>
-<td>${location(report, o.file, o.line)}</td></tr>`)),
+</tr>`)),
     );
   }
   if (l.firewallRules.length) {
     parts.push(
-      table("Firewall rules that bypass the WAF", ["Rule", "Expression", "Where"], l.firewallRules.map((f) => html`<tr>
-<td>${code(f.address)}${f.description ? html`<br>${f.description}` : ""}<br><span class="muted">${f.action ?? "action not known offline"}${f.products.length ? ` ${f.products.join(", ")}` : ""}${f.paused ? " · paused" : ""}</span></td>
-<td>${value(f.address, "expression", f.expression, "filter not known")}</td><td>${location(report, f.file, f.line)}</td></tr>`)),
+      table("Firewall rules that bypass the WAF", ["Rule", "Expression"], l.firewallRules.map((f) => html`<tr>
+<td>${item(report, f)}${f.description ? html`<br>${f.description}` : ""}<br><span class="muted">${f.action ?? "action not known offline"}${f.products.length ? ` ${f.products.join(", ")}` : ""}${f.paused ? " · paused" : ""}</span></td>
+<td>${value(f.address, "expression", f.expression, "filter not known")}</td></tr>`)),
     );
   }
   if (l.pageRules.length) {
     parts.push(
-      table("Page Rules that disable security or set WAF", ["Page Rule", "Target", "Where"], l.pageRules.map((p) => html`<tr>
-<td>${code(p.address)}<br><span class="muted">${[p.disableSecurity ? "Disable Security" : null, p.waf ? `WAF ${p.waf}` : null, p.status ? `status ${p.status}` : null].filter(Boolean).join(" · ") || "settings not known offline"}</span></td>
-<td>${value(p.address, "target", p.target, "not known")}</td><td>${location(report, p.file, p.line)}</td></tr>`)),
+      table("Page Rules that disable security or set WAF", ["Page Rule", "Target"], l.pageRules.map((p) => html`<tr>
+<td>${item(report, p)}<br><span class="muted">${[p.disableSecurity ? "Disable Security" : null, p.waf ? `WAF ${p.waf}` : null, p.status ? `status ${p.status}` : null].filter(Boolean).join(" · ") || "settings not known offline"}</span></td>
+<td>${value(p.address, "target", p.target, "not known")}</td></tr>`)),
     );
   }
   if (l.zoneWafSettings.length) {
     parts.push(
-      table("Zone-wide WAF switch", ["Setting", "Value", "Where"], l.zoneWafSettings.map((s) => html`<tr>
-<td>${code(s.address)}</td><td>${s.value !== null ? html`<code>waf = ${s.value}</code>` : html`<span class="sev sev-warning">not known offline</span> ${code(s.expression)}`}</td><td>${location(report, s.file, s.line)}</td></tr>`)),
+      table("Zone-wide WAF switch", ["Setting", "Value"], l.zoneWafSettings.map((s) => html`<tr>
+<td>${item(report, s)}</td><td>${s.value !== null ? html`<code>waf = ${s.value}</code>` : html`<span class="sev sev-warning">not known offline</span> ${code(s.expression)}`}</td></tr>`)),
     );
   }
   return parts.length ? html`${parts}` : html`<p class="muted">No previous-WAF resource in this zone.</p>`;
 }
 
+/** The item's address and, under it, its file:line. */
+function item(report: Report, x: { address: string; file: string | null; line: number | null }): SafeHtml {
+  return html`<code class="addr">${x.address}</code><br>${location(report, x.file, x.line)}`;
+}
+
 function kindText(kind: ZoneLegacy["groups"][number]["kind"]): string {
-  return kind === "owasp" ? "OWASP core rule set" : kind === "cloudflare" ? "Cloudflare managed rules" : "package not known offline";
+  return kind === "owasp" ? "OWASP core rule set" : kind === "cloudflare" ? "Cloudflare managed rules" : "package: not known offline";
 }
 
 // ---- After ---------------------------------------------------------------------------------------------
@@ -116,11 +121,11 @@ function after(z: ZoneReport): SafeHtml {
   if (!z.ruleset.rules.length) return html`<p class="muted">No rules.</p>`;
   return table(
     "Skip rules run first, then the managed rulesets they skip.",
-    ["#", "Rule", "Settings"],
+    ["#", "Rule and its settings"],
     z.ruleset.rules.map((r, i) => html`<tr>
 <td>${i + 1}</td>
-<td><strong>${r.action}</strong> ${r.enabled ? "" : html`<span class="sev sev-warning">(disabled)</span>`}<br>${r.description}<br>${code(r.expression)}</td>
-<td>${r.action === "execute" ? executeSettings(r) : r.action === "skip" ? skipSettings(r) : html`<span class="muted">—</span>`}</td>
+<td><strong>${r.action}</strong> ${r.enabled ? "" : html`<span class="sev sev-warning">(disabled)</span>`} ${r.description}<br>${code(r.expression)}
+<div class="settings">${r.action === "execute" ? executeSettings(r) : r.action === "skip" ? skipSettings(r) : ""}</div></td>
 </tr>`),
   );
 }
@@ -175,7 +180,7 @@ function overrideText(o: { action?: string; enabled?: boolean; score_threshold?:
 function findingsTable(report: Report, v: ZoneView): SafeHtml {
   if (!v.findings.length) return html`<h4>Findings</h4><p class="muted">None.</p>`;
   return html`<h4>Findings (${v.findings.length})</h4>${table(plural(v.findings.length, "finding"), ["Severity", "Finding", "Where"], v.findings.map((f) => html`<tr>
-<td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}${f.address ? html`<br><code>${f.address}</code>` : ""}</td></tr>`))}`;
+<td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}${f.address ? html`<br><code class="addr">${f.address}</code>` : ""}</td></tr>`))}`;
 }
 
 function unresolvedTable(report: Report, z: ZoneReport): SafeHtml {
@@ -183,5 +188,5 @@ function unresolvedTable(report: Report, z: ZoneReport): SafeHtml {
   return html`<h4>Not known offline (${z.unresolved.length})</h4>
 <p>The generated ruleset holds a TODO for each: supply the values (<code>--var-file</code>, <code>--var</code>, <code>--state</code>) and run again.</p>
 ${table("Settings whose value could not be evaluated", ["Setting", "Expression", "Why", "Where"], z.unresolved.map((u) => html`<tr>
-<td><code>${u.address}</code> <code>${u.attribute}</code></td><td>${code(u.expression)}</td><td>${u.reason}</td><td>${location(report, u.file, u.line)}</td></tr>`))}`;
+<td><code class="addr">${u.address}</code> <code>${u.attribute}</code></td><td>${code(u.expression)}</td><td>${u.reason}</td><td>${location(report, u.file, u.line)}</td></tr>`))}`;
 }
