@@ -42,7 +42,7 @@ function header(report: Report, title: string): SafeHtml {
 function zones(report: Report, views: ZoneView[]): SafeHtml {
   if (!views.length) return html``;
   const open = views.length <= OPEN_ZONES_UP_TO;
-  return html`<section aria-labelledby="zones-title"><h2 id="zones-title">Zones: before and after</h2>
+  return html`<section aria-labelledby="zones-title"${open ? "" : html` class="zones-many"`}><h2 id="zones-title">Zones: before and after</h2>
 ${open ? "" : html`<p class="muted">${views.length} zones: each opens from its link in the overview, or with “Expand all zones”.</p>`}
 ${views.map((v) => renderZone(report, v, open))}</section>`;
 }

@@ -39,6 +39,8 @@ th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--l
 th { background: var(--bg-soft); font-weight: 600; }
 a { color: var(--info); }
 section.zone { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0; }
+/* In a large report only the zones on screen are laid out, so expanding all of them stays quick. */
+.zones-many section.zone { content-visibility: auto; contain-intrinsic-size: auto 900px; }
 section.zone > details > summary { padding: .6rem 1rem; cursor: pointer; list-style-position: inside; }
 section.zone > details > summary h3 { display: inline; margin: 0; }
 .zone-body { padding: 0 1rem 1rem; }
@@ -66,7 +68,7 @@ ol.timeline li.now { font-weight: 600; background: var(--bg-soft); }
 }
 @media print {
   .controls, button.copy, .copied { display: none !important; }
-  section.zone { break-inside: avoid-page; }
+  section.zone, .zones-many section.zone { break-inside: avoid-page; content-visibility: visible; }
   .compare { grid-template-columns: 1fr 1fr; }
   a { color: inherit; text-decoration: none; }
   pre { white-space: pre-wrap; }
