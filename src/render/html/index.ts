@@ -15,6 +15,8 @@ import { errorPath, withLine } from "../../core/report-paths.js";
 export interface HtmlOptions {
   /** The command that produced the report (`scan`, `plan`, `gate`, `certs`, `merge`). */
   title?: string;
+  /** `gate`: its verdict line and the provider upgrade's status, shown first. */
+  verdict?: { failed: boolean; line: string; notes: string[] };
 }
 
 export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
@@ -22,6 +24,7 @@ export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
   const views = zoneViews(report);
   const isCerts = "certs" in report && (report as { certs?: unknown }).certs !== undefined;
   const body: SafeHtml[] = [];
+  if (opts.verdict) body.push(verdict(opts.verdict));
   body.push(inputErrors(report));
   if (isCerts) body.push(renderCerts(report));
   else {
@@ -60,4 +63,9 @@ function inputErrors(report: Report): SafeHtml {
   return html`<section aria-labelledby="errors-title"><h2 id="errors-title">${severityBadge("error")} Input that could not be read (${report.errors.length})</h2>
 <p>The rest of the report covers everything that could be read.</p>
 <ul>${report.errors.map((e) => html`<li><code>${withLine(errorPath(report, e) ?? e.file, e.line, e.column)}</code>: ${e.message}</li>`)}</ul></section>`;
+}
+
+function verdict(v: NonNullable<HtmlOptions["verdict"]>): SafeHtml {
+  return html`<section aria-labelledby="verdict-title"><h2 id="verdict-title">${v.failed ? html`<span class="sev sev-error"><span aria-hidden="true">✖ </span>Failed</span>` : html`<span class="sev sev-ok"><span aria-hidden="true">✔ </span>Passed</span>`} ${v.line}</h2>
+${v.notes.length ? html`<ul>${v.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ""}</section>`;
 }
