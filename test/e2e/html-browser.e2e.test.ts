@@ -1,6 +1,6 @@
 // The HTML report in a real browser (Debian's chromium, driven by playwright-core), opened from disk as a
 // reviewer would: `plan` on a copy of the multi-zone example whose firewall rule description carries
-// markup, and an estate-sized page (40 zones across roots and workspaces). Checks that no request leaves
+// markup, an estate-sized page (40 zones across roots and workspaces) and the certs page. Checks that no request leaves
 // the page, nothing logs an error (a CSP hash that did not match would), every zone id and legacy address
 // is visible, the status filter and the search work, the copy button copies the command, the injected
 // markup stays text, and axe-core finds no serious or critical violation. Screenshots go to test-results/.
@@ -30,6 +30,7 @@ const consoleErrors: string[] = [];
 let planHtml: string;
 let planJson: Report;
 let estateHtml: string;
+let certsHtml: string;
 let estate: Report;
 
 beforeAll(async () => {
@@ -49,6 +50,9 @@ beforeAll(async () => {
   const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--format", `html=${planHtml}`, "--format", `json=${jsonFile}`], { cwd: dir });
   expect(r.exitCode, r.stderr).toBe(0);
   planJson = JSON.parse(readFileSync(jsonFile, "utf8")) as Report;
+  certsHtml = path.join(out, "certs.html");
+  const c = await runCli(["certs", path.join(ROOT, "testdata/certificates"), "--as-of", "2024-08-20", "--format", "html", "-o", certsHtml]);
+  expect(c.exitCode, c.stderr).toBe(0);
   estate = replicateZones(planJson, 40, { roots: 8 }) as Report;
   estateHtml = path.join(out, "estate.html");
   writeFileSync(estateHtml, renderHtml(estate, { title: "scan" }));
@@ -118,18 +122,34 @@ describe("the plan page of the multi-zone example", () => {
 
   it("axe-core finds no serious or critical violation", async () => {
     const page = await open(planHtml);
-    // Evaluated through the DevTools protocol, which the page's CSP does not govern (the page itself runs only its own script).
-    await page.evaluate(AXE_SOURCE);
-    type AxeResult = { passes: unknown[]; violations: { id: string; impact: string; nodes: unknown[] }[] };
-    const result = await page.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResult> } }).axe.run(document, { resultTypes: ["violations"] });
-      return { passes: r.passes.length, violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })) };
-    });
-    expect(result.passes).toBeGreaterThan(10); // the scan really ran over the page
-    expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
 });
+
+describe("the certs page", () => {
+  it("marks the as-of day on the timeline and passes axe-core", async () => {
+    const page = await open(certsHtml);
+    const now = page.locator("ol.timeline li.now");
+    expect(await now.innerText()).toContain("2024-08-20");
+    expect(await page.locator("body").innerText()).toContain("Due within 30 days");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<{ id: string; impact: string; nodes: number }[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (the page itself runs only its own script).
+  await page.evaluate(AXE_SOURCE);
+  type AxeResult = { passes: unknown[]; violations: { id: string; impact: string; nodes: unknown[] }[] };
+  const result = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResult> } }).axe.run(document, { resultTypes: ["violations"] });
+    return { passes: r.passes.length, violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })) };
+  });
+  expect(result.passes).toBeGreaterThan(10); // the scan really ran over the page
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
 
 describe("an estate page of 40 zones", () => {
   it("filters by status and searches by zone name or id; zones open from their link", async () => {
