@@ -10,6 +10,7 @@ import { buildReport } from "../../core/report.js";
 import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
+import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
 import { loadCliWorkspace } from "../workspace.js";
 import { CliError } from "../errors.js";
@@ -19,7 +20,7 @@ import { emitReport, exitCodeFor } from "../report-output.js";
 import { evaluateProviderGate } from "../../terraform/provider-gate.js";
 import { versionFindings } from "../plan-versions.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
 export interface GateArgs extends CommonArgs {
   "target-provider"?: string;
@@ -61,7 +62,8 @@ export const gateCommand: CommandModule<object, GateArgs> = {
 
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
-    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text } });
+    const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
+    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
     process.exitCode = exitCodeFor(report, failOn);
   },
 };
@@ -97,6 +99,12 @@ export function gateTextTail(report: Report, failOn: FailOn, summaries: string[]
   lines.push("");
   lines.push(verdictLine(report, failOn, blocking, st));
   return lines.join("\n") + "\n";
+}
+
+/** The gate's verdict for the HTML report: the text report's last line, and the provider upgrade's status. */
+export function gateVerdict(report: Report, failOn: FailOn, summaries: string[]): { failed: boolean; line: string; notes: string[] } {
+  const blocking = report.findings.filter((f) => tripsFailOn(f.severity, failOn));
+  return { failed: report.errors.length > 0 || blocking.length > 0, line: verdictLine(report, failOn, blocking, makeStyle(false)), notes: summaries };
 }
 
 function verdictLine(report: Report, failOn: FailOn, blocking: Finding[], st: ReturnType<typeof makeStyle>): string {

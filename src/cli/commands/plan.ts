@@ -20,7 +20,7 @@ import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 
-const FORMATS = ["text", "json", "markdown", "shell"] as const;
+const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
 export interface PlanArgs extends CommonArgs {
   "ruleset-id": string[];

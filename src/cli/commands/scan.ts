@@ -8,7 +8,7 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
 export const scanCommand: CommandModule<object, CommonArgs> = {
   command: "scan [paths..]",
