@@ -292,7 +292,7 @@ export interface ZoneReport {
 
 /** One answer of the service that a zone's entry used. */
 export interface ServiceCall {
-  operation: "check" | "status" | "config" | "entrypoint";
+  operation: "check" | "status" | "config" | "entrypoint" | "zone";
   /** When the service gave the answer (ISO 8601); older than the run when it came from the cache. */
   fetchedAt: string;
   fromCache: boolean;
@@ -308,6 +308,8 @@ export interface ZoneService {
   status: "start" | "validation" | "finished" | "unknown";
   /** The entry point ruleset id once the zone has one (validation or finished): it fills the import. */
   rulesetId: string | null;
+  /** The zone's plan from `GET /zones/{id}`, asked only when Terraform does not say it; null otherwise. */
+  plan?: ZonePlan | null;
   /** Where `ruleset` came from: the service's equivalent configuration, the live entry point, or the offline rules. */
   rulesetSource: "service-config" | "entrypoint" | "offline";
   /** The oldest answer used (ISO 8601); null when nothing was fetched. */

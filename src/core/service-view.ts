@@ -5,7 +5,7 @@
 import type { AnalysisResult, AnalyzeOptions } from "./analyze.js";
 import { finding, sortFindings } from "./findings.js";
 import { MANAGED_PHASE } from "./mappings.js";
-import type { Finding, Report, Ruleset, RulesetRule, ServiceCall, ZoneReport, ZoneService } from "./model.js";
+import type { Finding, Report, Ruleset, RulesetRule, ServiceCall, ZonePlan, ZoneReport, ZoneService } from "./model.js";
 import { inputRecord } from "./null-proto.js";
 
 /** The service's answers for one zone, as the online layer collected them (results of the v4 API). */
@@ -15,6 +15,8 @@ export interface ServiceAnswers {
   status: Record<string, unknown> | null;
   config: Ruleset | null;
   entrypoint: (Ruleset & { id: string }) | null;
+  /** From GET /zones/{id}, asked only when the offline analysis does not know the plan. */
+  plan?: ZonePlan | null;
   calls: ServiceCall[];
   /** The call that failed and why; the other answers are then not used. */
   error: string | null;
@@ -88,9 +90,12 @@ export function withServiceAnswers(opts: AnalyzeOptions, answers: readonly Servi
     if (rs) configRulesets[a.zoneId] = rs.ruleset;
     if (a.error === null && a.entrypoint) rulesetIds[a.zoneId] = a.entrypoint.id;
   }
+  const zonePlans = inputRecord<ZonePlan>();
+  for (const a of answers) if (a.error === null && a.plan && a.plan !== "unknown") zonePlans[a.zoneId] = a.plan;
   for (const [zone, rs] of Object.entries(opts.configRulesets ?? {})) configRulesets[zone] = rs;
   for (const [zone, id] of Object.entries(opts.rulesetIds ?? {})) rulesetIds[zone] = id;
-  return { ...opts, configRulesets, rulesetIds };
+  for (const [zone, plan] of Object.entries(opts.zonePlans ?? {})) zonePlans[zone] = plan;
+  return { ...opts, configRulesets, rulesetIds, zonePlans };
 }
 
 /** The `zones[].service` entry of a zone. */
@@ -107,6 +112,7 @@ export function zoneServiceOf(a: ServiceAnswers, explicitConfig = false): ZoneSe
     fromCache: a.calls.length > 0 && a.calls.every((c) => c.fromCache),
     calls: a.calls,
   };
+  if (a.plan !== undefined) out.plan = a.error === null ? a.plan : null;
   if (a.error !== null) out.error = a.error;
   return out;
 }

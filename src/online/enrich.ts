@@ -12,10 +12,10 @@ import type { OnlineSession } from "./session.js";
 import { fetchZoneAnswers } from "./zone-answers.js";
 
 /** Looks every zone id up, `session.jobs` at a time. Ids that are expressions (not known offline) are skipped. */
-export async function collectServiceAnswers(zoneIds: readonly string[], session: OnlineSession): Promise<Map<string, ServiceAnswers>> {
+export async function collectServiceAnswers(zoneIds: readonly string[], session: OnlineSession, planUnknown: ReadonlySet<string> = new Set()): Promise<Map<string, ServiceAnswers>> {
   const ids = [...new Set(zoneIds)].filter(isZoneId);
   const sentBefore = session.sent();
-  const results = await mapWithConcurrency(ids, session.jobs, (id) => fetchZoneAnswers(id, session));
+  const results = await mapWithConcurrency(ids, session.jobs, (id) => fetchZoneAnswers(id, session, planUnknown.has(id)));
   const out = new Map<string, ServiceAnswers>();
   results.forEach((r, i) => {
     // fetchZoneAnswers reports failures in the answers; a throw here would be a bug, still reported per zone.
@@ -55,6 +55,7 @@ export async function serviceOptions(offline: AnalysisResult, options: AnalyzeOp
   const answers = await collectServiceAnswers(
     offline.zones.map((z) => z.zone.zoneId),
     session,
+    new Set(offline.zones.filter((z) => z.zone.plan === "unknown").map((z) => z.zone.zoneId)),
   );
   const explicit = new Set(Object.keys(options.configRulesets ?? {}));
   return {

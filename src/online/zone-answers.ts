@@ -4,13 +4,15 @@
 // caller reports it and goes on with the other zones.
 
 import type { ApiRequest } from "../api/client.js";
-import { checkCompatibility, checkRequest, configRequest, getEntrypoint, getEntrypointRequest, getMigrationConfig, getMigrationStatus, statusRequest } from "../api/endpoints.js";
+import { checkCompatibility, checkRequest, configRequest, getEntrypoint, getEntrypointRequest, getMigrationConfig, getMigrationStatus, getZone, statusRequest, zoneRequest } from "../api/endpoints.js";
+import { zonePlanOf } from "../api/types.js";
 import { ApiError } from "../api/errors.js";
 import type { Ruleset, ServiceCall } from "../core/model.js";
 import { migrationStage, type ServiceAnswers } from "../core/service-view.js";
 import type { OnlineSession } from "./session.js";
 
-export async function fetchZoneAnswers(zoneId: string, session: OnlineSession): Promise<ServiceAnswers> {
+/** `askPlan`: the offline analysis does not know the zone's plan (decides validation mode), so ask for it. */
+export async function fetchZoneAnswers(zoneId: string, session: OnlineSession, askPlan = false): Promise<ServiceAnswers> {
   const answers: ServiceAnswers = { zoneId, check: null, status: null, config: null, entrypoint: null, calls: [], error: null };
   const ask = async <T>(operation: ServiceCall["operation"], req: ApiRequest, run: () => Promise<T>): Promise<T> => {
     const parts = { baseUrl: session.baseUrl, path: req.path, zoneId, ...(req.query ? { query: req.query } : {}) };
@@ -35,6 +37,10 @@ export async function fetchZoneAnswers(zoneId: string, session: OnlineSession): 
     if (stage !== "finished") {
       operation = "config";
       answers.config = await ask<Ruleset>("config", configRequest(zoneId), () => getMigrationConfig(session.client, zoneId));
+    }
+    if (askPlan) {
+      operation = "zone";
+      answers.plan = await ask("zone", zoneRequest(zoneId), async () => zonePlanOf(await getZone(session.client, zoneId)));
     }
     if (stage !== "start") {
       operation = "entrypoint";
