@@ -4,10 +4,9 @@
 // redactor, so no cache byte carries a token or key (test/online/secrets.test.ts greps for every form).
 // Writes are atomic (temporary file + rename): a killed run leaves whole entries or none.
 
-import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../terraform/fs-atomic.js";
 
 export const DEFAULT_CACHE_DIR = ".cf-waf-migrate/cache";
 /** Long enough for a CI rerun, short enough that a zone migrated meanwhile is seen soon. */
@@ -81,7 +80,12 @@ export class ResponseCache {
 
   async put<T>(parts: CacheKeyParts, entry: CacheEntry<T>): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(this.fileOf(parts), this.redact(JSON.stringify(entry)) + "\n");
+    // Temporary file + rename: a reader sees the old entry or the new one, never half of one. No fsync:
+    // after a power cut a lost entry is only a cache miss.
+    const file = this.fileOf(parts);
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    await writeFile(tmp, this.redact(JSON.stringify(entry)) + "\n", { mode: 0o600 });
+    await rename(tmp, file);
   }
 
   /** Drops every entry of a zone (after a migration request its answers are stale). */

@@ -22,6 +22,7 @@ export async function collectServiceAnswers(zoneIds: readonly string[], session:
     const zoneId = ids[i]!;
     out.set(zoneId, r.ok ? r.value : { zoneId, check: null, status: null, config: null, entrypoint: null, calls: [], error: session.client.redact(String((r.error as Error)?.message ?? r.error)) });
   });
+  await session.saveWindow();
   const calls = [...out.values()].flatMap((a) => a.calls);
   const cached = calls.filter((c) => c.fromCache).length;
   const failed = [...out.values()].filter((a) => a.error !== null).length;

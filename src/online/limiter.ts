@@ -27,7 +27,7 @@ export class RateLimiter {
   private readonly granted: number[] = [];
   private pausedUntil = 0;
   /** Grants are handed out one at a time, in call order: a chain, not a race between waiters. */
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Promise<unknown> = Promise.resolve();
   private waitedMs = 0;
   private grants = 0;
 
@@ -39,11 +39,14 @@ export class RateLimiter {
     this.sleep = options.sleep ?? defaultSleep;
   }
 
-  /** Resolves when one more request may start now; the request counts from that moment. */
-  acquire(): Promise<void> {
+  /** Resolves, with the grant's time, when one more request may start; the request counts from that moment. */
+  acquire(): Promise<number> {
     const turn = this.queue.then(() => this.waitForSlot());
     // A failed sleep must not wedge the queue for later callers.
-    this.queue = turn.catch(() => undefined);
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
     return turn;
   }
 
@@ -53,12 +56,29 @@ export class RateLimiter {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
   }
 
+  /** Grants still inside the window (ms): what the next process must count too (see `seed`). */
+  recent(): number[] {
+    const now = this.now();
+    return this.granted.filter((t) => t > now - this.windowMs);
+  }
+
+  /**
+   * Counts an earlier run's grants (a CI rerun right after a run shares the service's window with it).
+   * Times in the future or outside the window are ignored.
+   */
+  seed(times: readonly number[]): void {
+    const now = this.now();
+    const kept = times.filter((t) => Number.isFinite(t) && t > now - this.windowMs && t <= now);
+    this.granted.push(...kept);
+    this.granted.sort((a, b) => a - b);
+  }
+
   /** How long callers waited in total, and how many grants were given (for the report's figures). */
   stats(): { grants: number; waitedMs: number } {
     return { grants: this.grants, waitedMs: this.waitedMs };
   }
 
-  private async waitForSlot(): Promise<void> {
+  private async waitForSlot(): Promise<number> {
     for (;;) {
       const now = this.now();
       while (this.granted.length > 0 && this.granted[0]! <= now - this.windowMs) this.granted.shift();
@@ -68,7 +88,7 @@ export class RateLimiter {
       if (until <= now) {
         this.granted.push(now);
         this.grants++;
-        return;
+        return now;
       }
       this.waitedMs += until - now;
       await this.sleep(until - now);

@@ -11,7 +11,10 @@ import { parseDuration } from "../core/duration.js";
 import { credentialFingerprint, DEFAULT_CACHE_DIR, DEFAULT_MAX_AGE, ResponseCache } from "./cache.js";
 import { limitedFetch } from "./limited-fetch.js";
 import { RateLimiter, SERVICE_REQUEST_LIMIT, SERVICE_WINDOW_MS } from "./limiter.js";
+import { readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomic } from "../terraform/fs-atomic.js";
 
 export const DEFAULT_JOBS = 4;
 
@@ -46,6 +49,8 @@ export interface OnlineSession {
   /** Requests that went to the network so far (retries included). */
   sent(): number;
   log: (line: string) => void;
+  /** Keeps this run's recent request times for the next run's limiter (best effort). */
+  saveWindow(): Promise<void>;
 }
 
 /** Throws ApiConfigError (one line, nothing sent) for bad settings or missing credentials. */
@@ -70,6 +75,37 @@ export function openOnlineSession(settings: OnlineSettings, deps: OnlineDeps): O
   const log = deps.log ?? (() => undefined);
   const client = createApiClient({ env: deps.env, baseUrl, fetch: limited.fetch, now, sleep, log, ...(deps.retry ? { retry: deps.retry } : {}) });
   const fingerprint = credentialFingerprint(resolveAuth(creds, "bearer").headers);
-  const cache = new ResponseCache(path.resolve(deps.cwd, settings.cacheDir ?? DEFAULT_CACHE_DIR), maxAgeMs, fingerprint, client.redact, now);
-  return { client, cache, limiter, jobs, baseUrl: client.baseUrl, now, sent: limited.sent, log: (line) => log(client.redact(line)) };
+  const cacheDir = path.resolve(deps.cwd, settings.cacheDir ?? DEFAULT_CACHE_DIR);
+  const cache = new ResponseCache(cacheDir, maxAgeMs, fingerprint, client.redact, now);
+  // The service counts per credential across processes: a rerun starts from the last run's window.
+  const windowFile = path.join(cacheDir, `window-${fingerprint.slice(0, 16)}.json`);
+  limiter.seed(readWindow(windowFile));
+  return {
+    client,
+    cache,
+    limiter,
+    jobs,
+    baseUrl: client.baseUrl,
+    now,
+    sent: limited.sent,
+    log: (line) => log(client.redact(line)),
+    saveWindow: async () => {
+      try {
+        await mkdir(cacheDir, { recursive: true });
+        await writeFileAtomic(windowFile, `${JSON.stringify({ grants: limiter.recent() })}\n`);
+      } catch {
+        // Only an optimisation: the service's own 429 and Retry-After still protect the next run.
+      }
+    },
+  };
+}
+
+/** Request times (ms) an earlier run left; none when the file is absent or unreadable. */
+function readWindow(file: string): number[] {
+  try {
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { grants?: unknown };
+    return Array.isArray(doc.grants) ? doc.grants.filter((t): t is number => typeof t === "number") : [];
+  } catch {
+    return [];
+  }
 }

@@ -51,6 +51,7 @@ export async function runWaveCommand(argv: WaveArgs, deps: ApiCommandDeps, io: I
       onZoneChanged: (zoneId) => session.cache.forgetZone(session.baseUrl, zoneId),
     },
   );
+  await session.saveWindow();
   summary.ledger = argv.ledger;
   const json = `${JSON.stringify(summary, null, 2)}\n`;
   if (argv["summary-json"] !== undefined) {

@@ -7,7 +7,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { MANAGED_PHASE } from "../../core/mappings.js";
-import { readAccount, writeAccount, type Account, type Zone } from "../account/account.js";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { ACCOUNT_FILE, readAccount, writeAccount, type Account, type Zone } from "../account/account.js";
 import { credentialOf, FaultBook, ServiceRateLimit, zoneOfPath, type RequestRecord, type ZoneFaults } from "./faults.js";
 import { equivalentConfig, findEntrypoint, isCompatible, migrate, migrationState, migrationStatus, putEntrypoint, ServiceError, type MigrationMode } from "./migration.js";
 
@@ -150,6 +152,31 @@ export function createApiHandler(options: ApiServerOptions): ApiHandler {
   };
 }
 
+/**
+ * Reads account.json afresh whenever it changed on disk (the provider double writes it too), and reuses
+ * the parsed account otherwise: a 300-zone estate is parsed once per change, not once per request.
+ */
+const readers = new Map<string, () => Account>();
+function accountReader(dir: string): () => Account {
+  let reader = readers.get(dir);
+  if (!reader) {
+    let seen: { key: string; account: Account } | null = null;
+    reader = () => {
+      let key = "absent";
+      try {
+        const st = statSync(join(dir, ACCOUNT_FILE));
+        key = `${st.mtimeMs}:${st.size}:${st.ino}`;
+      } catch {
+        // No file yet: an empty account, read below.
+      }
+      if (seen === null || seen.key !== key) seen = { key, account: readAccount(dir) };
+      return seen.account;
+    };
+    readers.set(dir, reader);
+  }
+  return reader;
+}
+
 function success(status: number, result: unknown): Answer {
   return { status, body: { result, success: true, errors: [], messages: [] } };
 }
@@ -168,7 +195,7 @@ function handle(options: ApiServerOptions, r: Request): Answer {
   if (!r.path.startsWith(`${API_BASE_PATH}/`)) return failure(404, 7000, "No route for that URI");
   if (!authorized(options.credentials, r.headers)) return failure(401, 10000, "Authentication error");
   const path = r.path.slice(API_BASE_PATH.length);
-  const account = readAccount(options.accountDir);
+  const account = accountReader(options.accountDir)();
   if (r.method === "GET" && path === "/zones") {
     const name = r.query.get("name");
     const zones = Object.values(account.zones).filter((z) => name === null || z.name === name);
