@@ -64,3 +64,8 @@ export async function serviceOptions(offline: AnalysisResult, options: AnalyzeOp
     decorate: (report) => decorateReport(report, offline, answers, explicit),
   };
 }
+
+/** For `apply --online`: a hook that completes the analysis options before apply analyses the root. */
+export function completeWithService(session: OnlineSession): (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions> {
+  return async (domain, options) => (await serviceOptions(analyze(domain, options), options, session)).options;
+}
