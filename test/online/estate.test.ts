@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/model.js";
 import { maxInAnyWindow } from "../../src/sandbox/api/faults.js";
 import { SERVICE_REQUEST_LIMIT, SERVICE_WINDOW_MS } from "../../src/online/limiter.js";
-import { estateOnDisk, inProcessApi, onlineReport, session, type EstateDirs, type InProcessApi } from "./helpers.js";
+import path from "node:path";
+import { openOnlineSession } from "../../src/online/session.js";
+import { estateOnDisk, inProcessApi, onlineReport, session, TOKEN, type EstateDirs, type InProcessApi } from "./helpers.js";
 
 const ZONES = 300;
 
@@ -87,6 +89,25 @@ describe("scan --online over a 300-zone estate", () => {
     }
     expect(again.zones.map((z) => z.imports)).toEqual(report.zones.map((z) => z.imports));
   }, 60_000);
+
+  it("a zone whose calls keep failing is reported with the reason; the rest of the estate completes", async () => {
+    const broken = dirs.estate.zones[2]!.id;
+    const failing = (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
+      String(input).includes(`/zones/${broken}/waf_migration/status`)
+        ? new Response(JSON.stringify({ success: false, result: null, errors: [{ code: 10000, message: "upstream unavailable" }], messages: [] }), { status: 503 })
+        : sim.fetch(input, init)) as typeof fetch;
+    const s = openOnlineSession(
+      { baseUrl: "http://127.0.0.1/client/v4", cacheDir: path.join(dirs.root, "cache"), maxAge: "0" },
+      { env: { CLOUDFLARE_API_TOKEN: TOKEN }, cwd: dirs.root, fetch: failing, now: sim.clock.now, sleep: sim.clock.sleep },
+    );
+    const r = await onlineReport(dirs.tfDir, s);
+    const zone = r.zones.find((z) => z.zoneId === broken)!;
+    expect(zone.service!.error).toMatch(/^status: GET \/zones\/[0-9a-f]{32}\/waf_migration\/status.*HTTP 503.*upstream unavailable/);
+    expect(zone.imports[0]!.id).toContain("<RULESET_ID>");
+    const f = r.findings.find((x) => x.zoneId === broken && x.code === "SERVICE_CALL_FAILED")!;
+    expect(f.message).toMatch(/upstream unavailable/);
+    expect(r.zones.filter((z) => z.service && !z.service.error)).toHaveLength(ZONES - 1);
+  }, 120_000);
 
   it("a run past the limit waits instead of tripping the service's limiter", async () => {
     // --max-age 0: every answer fetched again; with the first run that is well over 1,200 in 5 minutes.
