@@ -6,7 +6,7 @@ import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
 import { buildReport } from "../../core/report.js";
-import { reportPath, withLine } from "../../render/paths.js";
+import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
@@ -18,9 +18,6 @@ import { emitReport, exitCodeFor } from "../report-output.js";
 import { evaluateProviderGate } from "../../terraform/provider-gate.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 import { analyzeOnline } from "../../online/enrich.js";
-
-// Moved to the Terraform layer (the library exports it); re-exported for existing callers.
-export { evaluateProviderGate, legacyAddressesOf, type ProviderGateOutcome } from "../../terraform/provider-gate.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
 
