@@ -67,7 +67,7 @@ export function mergeReports(inputs: readonly MergeInput[]): ShardReport {
     ...(first.root !== undefined ? { root: first.root } : {}),
     ...(reports.some((r) => r.report.roots !== undefined) ? { roots } : {}),
     resources: byInstance((r) => r.resources),
-    zones: byInstance((r) => r.zones),
+    zones: orderZones(byInstance((r) => r.zones)),
     findings: sortFindings(uniqueShared(reports.flatMap((r) => r.report.findings))),
     errors: sortErrors(uniqueShared(reports.flatMap((r) => r.report.errors))),
   };
@@ -182,17 +182,43 @@ function mergeRoots(reports: Named[]): EstateRootEntry[] {
   return roots.sort(compareRootEntries);
 }
 
-/** Roots in path order, a root's `default` workspace first and then the others by name. */
+/** Roots in path order, a root's `default` workspace first and then the others by name (as the estate loader lists instances). */
 export function compareRootEntries(a: { path: string; workspace: string }, b: { path: string; workspace: string }): number {
-  return (
-    compareText(a.path, b.path) ||
-    Number(b.workspace === DEFAULT_WORKSPACE) - Number(a.workspace === DEFAULT_WORKSPACE) ||
-    compareText(a.workspace, b.workspace)
-  );
+  return comparePaths(a.path, b.path) || workspaceOrder(a.workspace, b.workspace);
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** Zones as the estate analysis lists them: by zone id, then root path, then workspace. */
+function orderZones<T>(zones: T[]): T[] {
+  const at = (z: T) => z as unknown as { zoneId: string; root?: string; workspace?: string };
+  return zones
+    .map((z, i) => ({ z, i }))
+    .sort((x, y) => {
+      const a = at(x.z);
+      const b = at(y.z);
+      return a.zoneId.localeCompare(b.zoneId) || comparePaths(a.root ?? ".", b.root ?? ".") || workspaceOrder(a.workspace ?? DEFAULT_WORKSPACE, b.workspace ?? DEFAULT_WORKSPACE) || x.i - y.i;
+    })
+    .map((x) => x.z);
+}
+
+/** Path order: "." first, then segment by segment (`live/prod` before `live/prod-eu` before `live/staging`). */
+function comparePaths(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === ".") return -1;
+  if (b === ".") return 1;
+  const as = a.split("/");
+  const bs = b.split("/");
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    if (as[i] !== bs[i]) return as[i]! < bs[i]! ? -1 : 1;
+  }
+  return as.length - bs.length;
+}
+
+/** `default` first, then by name. */
+function workspaceOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === DEFAULT_WORKSPACE) return -1;
+  if (b === DEFAULT_WORKSPACE) return 1;
+  return a < b ? -1 : 1;
 }
 
 function instanceRanks(roots: EstateRootEntry[]): Map<string, number> {

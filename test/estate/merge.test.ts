@@ -78,6 +78,12 @@ function wholeReport(instances: Inst[], opts: { plan?: boolean } = {}): ShardRep
     if (n % 5 === 2) report.errors.push({ file: `${inst.path}/broken.tf`, line: 2, column: 1, message: "Invalid block", root: inst.path, workspace: inst.workspace } as never);
   });
   report.findings = sortFindings(findings);
+  // The estate analysis lists zones by zone id, then root path, then workspace.
+  report.zones = [...report.zones].sort((a, b) => {
+    const x = a as unknown as Inst & { zoneId: string; root: string };
+    const y = b as unknown as Inst & { zoneId: string; root: string };
+    return x.zoneId.localeCompare(y.zoneId) || compareRootEntries({ path: x.root, workspace: x.workspace }, { path: y.root, workspace: y.workspace });
+  });
   report.errors = [...report.errors].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
   if (opts.plan) {
     report.plan = { steps: sorted.map((inst, i) => ({ number: 1, title: `remove ${i}`, commands: [`terraform -chdir=${inst.path} state rm x`], root: inst.path, workspace: inst.workspace }) as never) };
@@ -112,8 +118,15 @@ function estate(count: number, seed: number): Inst[] {
     out.push({ path, workspace: "default" });
     if (next() % 3 === 0) out.push({ path, workspace: `ws${next() % 4}` });
   }
-  // A root with several workspaces, and the report root itself.
-  out.push({ path: "live/staging", workspace: "eu" }, { path: "live/staging", workspace: "us" }, { path: ".", workspace: "default" });
+  // A root with several workspaces, the report root itself, and paths whose order differs between plain
+  // string order and path order (`live/prod/x` before `live/prod-eu`).
+  out.push(
+    { path: "live/staging", workspace: "eu" },
+    { path: "live/staging", workspace: "us" },
+    { path: ".", workspace: "default" },
+    { path: "live/prod/x", workspace: "default" },
+    { path: "live/prod-eu", workspace: "default" },
+  );
   return out.filter((v, i, a) => a.findIndex((w) => w.path === v.path && w.workspace === v.workspace) === i);
 }
 
