@@ -13,7 +13,8 @@
 // instance in two reports (overlapping shards), a shard given twice, shards of different splits, and a
 // missing shard (`shard 3/4 missing`), detectable because each shard report records `shard`.
 import { sortFindings } from "../core/findings.js";
-import type { Report } from "../core/model.js";
+import type { InputError, Report } from "../core/model.js";
+import { isLiteralZoneId } from "../core/import-id.js";
 import { sortErrors, TOOL_NAME } from "../core/report.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
 
@@ -69,7 +70,7 @@ export function mergeReports(inputs: readonly MergeInput[]): ShardReport {
     resources: byInstance((r) => r.resources),
     zones: orderZones(byInstance((r) => r.zones)),
     findings: sortFindings(uniqueShared(reports.flatMap((r) => r.report.findings))),
-    errors: sortErrors(uniqueShared(reports.flatMap((r) => r.report.errors))),
+    errors: sortErrors([...uniqueShared(reports.flatMap((r) => r.report.errors)), ...zonesSplitAcrossShards(reports)]),
   };
   if (reports.some((r) => r.report.plan !== undefined)) merged.plan = { steps: byInstance((r) => r.plan?.steps) };
   if (reports.some((r) => r.report.versions !== undefined)) merged.versions = byInstance((r) => r.versions as object[] | undefined);
@@ -161,6 +162,34 @@ function checkShards(reports: Named[]): void {
   if (missing.length > 0) {
     throw new MergeError(`shard${missing.length === 1 ? "" : "s"} ${missing.join(", ")} missing: merge needs the report of every shard (got ${[...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${count}`).join(", ")})`);
   }
+}
+
+/**
+ * A zone with settings in roots that different shards scanned: one run would have planned its one entry
+ * point with the skip rules of every root (ZONE_SPLIT_ACROSS_ROOTS), which needs the roots' settings, not
+ * their reports. Not guessed: reported as input that could not be read (exit 2), with the way out.
+ */
+function zonesSplitAcrossShards(reports: Named[]): InputError[] {
+  const byZone = new Map<string, { report: number; root: string; workspace: string }[]>();
+  reports.forEach((r, index) => {
+    for (const z of r.report.zones as unknown as { zoneId: string; root?: string; workspace?: string }[]) {
+      if (!isLiteralZoneId(z.zoneId) || z.root === undefined) continue;
+      byZone.set(z.zoneId, [...(byZone.get(z.zoneId) ?? []), { report: index, root: z.root, workspace: z.workspace ?? DEFAULT_WORKSPACE }]);
+    }
+  });
+  const out: InputError[] = [];
+  for (const [zoneId, entries] of byZone) {
+    if (new Set(entries.map((e) => e.report)).size < 2) continue;
+    const sorted = [...entries].sort((a, b) => compareRootEntries({ path: a.root, workspace: a.workspace }, { path: b.root, workspace: b.workspace }));
+    const where = sorted.map((e) => `${describeInstance(`${e.root}\u0000${e.workspace}`)} (${reports[e.report]!.name})`).join(", ");
+    out.push({
+      file: sorted[0]!.root,
+      line: null,
+      column: null,
+      message: `zone ${zoneId} has settings in roots that different shards scanned: ${where}; its one entry point ruleset needs all of them in one run: scan these roots together (without --shard, or with paths that hold them all)`,
+    });
+  }
+  return out;
 }
 
 /** Every (root, workspace) instance once; the same instance in two reports means the shards overlap. */

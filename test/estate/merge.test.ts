@@ -218,4 +218,25 @@ describe("merge", () => {
     // Two identical root-less inventories: the shared entries are kept once.
     expect(merged.resources).toHaveLength(2);
   });
+
+  it("does not guess a zone split across roots that different shards scanned: an input error (exit 2) says how to scan them together", () => {
+    const ZONE = "0da42c8d2132a9ddaf714f9e7c920711";
+    // Two roots that land in different shards of 2, and one that shares a shard with the first.
+    const paths = Array.from({ length: 40 }, (_, i) => `live/r${i}`);
+    const a = paths.find((p) => shardOfRoot(p, 2) === 1)!;
+    const b = paths.find((p) => shardOfRoot(p, 2) === 2)!;
+    const whole = wholeReport([
+      { path: a, workspace: "default" },
+      { path: b, workspace: "eu" },
+    ]);
+    for (const z of whole.zones as unknown as { zoneId: string }[]) z.zoneId = ZONE;
+    const merged = mergeReports(split(whole, 2));
+    const split2 = merged.errors.filter((e) => e.message.includes(ZONE));
+    expect(split2).toHaveLength(1);
+    expect(split2[0]!.message).toBe(
+      `zone ${ZONE} has settings in roots that different shards scanned: ${a} (shard-1.json), ${b} (workspace eu) (shard-2.json); its one entry point ruleset needs all of them in one run: scan these roots together (without --shard, or with paths that hold them all)`,
+    );
+    // In one shard (or one run), the estate analysis joined them already: nothing to say.
+    expect(mergeReports(split(whole, 1)).errors.filter((e) => e.message.includes(ZONE))).toEqual([]);
+  });
 });
