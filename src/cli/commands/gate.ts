@@ -2,21 +2,21 @@
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { analyze } from "../../core/analyze.js";
+import { analyzeEstate } from "../../estate/analyze.js";
+import { estateProviderGate } from "../../estate/gate.js";
+import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
-import { buildReport } from "../../core/report.js";
 import { reportPath, withLine } from "../../render/paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
-import { loadCliWorkspace } from "../workspace.js";
+import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-import { evaluateProviderGate } from "../../terraform/provider-gate.js";
 
 // Moved to the Terraform layer (the library exports it); re-exported for existing callers.
 export { evaluateProviderGate, legacyAddressesOf, type ProviderGateOutcome } from "../../terraform/provider-gate.js";
@@ -42,21 +42,18 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
 
-    const ws = await loadCliWorkspace(argv);
-    const analysis = analyze(ws.domain, {
-      zonePlans,
-      stateKnown: ws.stateKnown,
-      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
-    });
-    const providers = await collectProviderInfo(ws.tree, ws.base);
-    const gate = evaluateProviderGate(ws, providers, target);
-    const report = buildReport({
+    const estate = await loadCliEstate(argv);
+    const analysis = analyzeEstate(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) });
+    // Each instance is judged against its own root's provider constraints and lock file.
+    const providers = await collectProviderInfo(estate.tree, estate.base);
+    const gate = estateProviderGate(estate, providers, target);
+    const report = buildEstateReport({
       version: toolVersion(),
-      root: relativeRoot(ws.base),
-      resources: ws.resources,
+      root: relativeRoot(estate.base),
+      instances: estate.instances,
       analysis,
-      extraFindings: [...ws.findings, ...gate.findings],
-      errors: [...ws.errors, ...providers.errors, ...gate.errors],
+      extraFindings: gate.findings,
+      errors: [...estate.errors, ...providers.errors, ...gate.errors],
     });
 
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.

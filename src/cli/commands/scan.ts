@@ -1,9 +1,9 @@
 // `cf-waf-migrate scan`: find every previous-WAF resource and every setting the migration touches, in HCL
 // and state, and check each zone against the service's rules.
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { analyze } from "../../core/analyze.js";
-import { buildReport } from "../../core/report.js";
-import { loadCliWorkspace } from "../workspace.js";
+import { analyzeEstate } from "../../estate/analyze.js";
+import { buildEstateReport, instanceInputs } from "../../estate/report.js";
+import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
@@ -16,13 +16,9 @@ export const scanCommand: CommandModule<object, CommonArgs> = {
   builder: (y: Argv) => withOutputOptions(withInputOptions(y), FORMATS, "never") as unknown as Argv<CommonArgs>,
   handler: async (argv: ArgumentsCamelCase<CommonArgs>) => {
     const zonePlans = parseZonePlans(argv["zone-plan"]);
-    const ws = await loadCliWorkspace(argv);
-    const analysis = analyze(ws.domain, {
-      zonePlans,
-      stateKnown: ws.stateKnown,
-      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
-    });
-    const report = buildReport({ version: toolVersion(), root: relativeRoot(ws.base), resources: ws.resources, analysis, extraFindings: ws.findings, errors: ws.errors });
+    const estate = await loadCliEstate(argv);
+    const analysis = analyzeEstate(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) });
+    const report = buildEstateReport({ version: toolVersion(), root: relativeRoot(estate.base), instances: estate.instances, analysis, errors: estate.errors });
     await emitReport(report, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS });
     process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
   },
