@@ -321,6 +321,8 @@ export interface ReportRoot {
   path: string;
   workspace: string;
   states: string[];
+  /** Zones this instance already manages with an entry point ruleset and no legacy WAF (absent when none). */
+  migratedZones?: string[];
 }
 
 export interface Report {

@@ -6,10 +6,13 @@
 import { analyze, analyzeZone, zoneAnchor, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis, type ZoneInventory } from "../core/analyze.js";
 import { finding, sortFindings } from "../core/findings.js";
 import { isLiteralZoneId } from "../core/import-id.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Finding } from "../core/model.js";
 import { ownValue } from "../core/null-proto.js";
 import { comparePaths } from "./instances.js";
-import { workspaceOrder } from "./order.js";
+import { instanceName, workspaceOrder } from "./order.js";
+
+export { instanceName } from "./order.js";
 
 /** What the analysis needs of one instance. */
 export interface InstanceInput {
@@ -33,6 +36,8 @@ export interface InstanceAnalysis {
   root: string;
   workspace: string;
   analysis: AnalysisResult;
+  /** Zones this instance already manages with an entry point ruleset, with no legacy WAF of them left here. */
+  migratedZones: string[];
 }
 
 export interface EstateAnalysis extends AnalysisResult {
@@ -51,7 +56,9 @@ export function analyzeEstate(inputs: InstanceInput[], opts: EstateAnalyzeOption
     const at = { root: input.root, workspace: input.workspace };
     for (const z of analysis.zones) Object.assign(z.zone, at);
     const findings = [...analysis.findings, ...(input.findings ?? [])].map((f) => Object.assign(f, at));
-    return { ...at, analysis: { zones: analysis.zones, findings } };
+    const inScope = new Set(analysis.zones.map((z) => z.zone.zoneId));
+    const migratedZones = [...new Set(input.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId !== null && !inScope.has(r.ref.zoneId)).map((r) => r.ref.zoneId!))].sort();
+    return { ...at, analysis: { zones: analysis.zones, findings }, migratedZones };
   });
   const splitFindings = joinSplitZones(instances, inputs, common, rulesetRoots ?? {});
   const zones = instances
@@ -145,9 +152,4 @@ function mergeInventories(zoneId: string, parts: ZoneInventory[]): ZoneInventory
     merged.zoneWafSettings!.push(...(p.zoneWafSettings ?? []));
   }
   return merged;
-}
-
-/** `live/staging (workspace eu)`; the default workspace is not named. */
-export function instanceName(i: { root: string; workspace: string }): string {
-  return i.workspace === "default" ? i.root : `${i.root} (workspace ${i.workspace})`;
 }

@@ -18,7 +18,10 @@ export function buildEstateReport(input: {
   return buildReport({
     version: input.version,
     ...(input.root !== undefined ? { root: input.root } : {}),
-    roots: input.instances.map((i) => ({ path: i.root, workspace: i.workspace, states: i.stateFiles })),
+    roots: input.instances.map((i) => {
+      const migrated = input.analysis.instances.find((a) => a.root === i.root && a.workspace === i.workspace)?.migratedZones ?? [];
+      return { path: i.root, workspace: i.workspace, states: i.stateFiles, ...(migrated.length ? { migratedZones: migrated } : {}) };
+    }),
     resources,
     analysis: input.analysis,
     ...(input.extraFindings ? { extraFindings: input.extraFindings } : {}),

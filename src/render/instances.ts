@@ -33,8 +33,4 @@ export function isEstate(report: Report): boolean {
   return (report.roots?.length ?? 0) > 1;
 }
 
-/** `live/staging (workspace eu)`; the default workspace is not named. */
-export function instanceLabel(at: At): string {
-  const root = at.root ?? ".";
-  return !at.workspace || at.workspace === "default" ? root : `${root} (workspace ${at.workspace})`;
-}
+export { instanceName as instanceLabel } from "../estate/order.js";

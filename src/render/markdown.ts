@@ -6,6 +6,7 @@ import type { Finding, InputError, PlanStep, Report, RulesetRule, Severity, Zone
 import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
 import { errorPath, reportPath, withLine } from "./paths.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
+import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
@@ -41,6 +42,11 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
 
   const sections: BudgetSection[] = [];
   const add = (s: BudgetSection | null) => s && sections.push(s);
+  if (estate) {
+    // Many roots: one line per zone entry before everything else.
+    const lines = estateSummary(report);
+    add({ open: ["", `### Estate summary (${plural(report.roots!.length, "root/workspace instance")}, ${lines.length} zone entr${lines.length === 1 ? "y" : "ies"})`, ""], items: lines.map((l) => [`- **${STATUS_LABEL[l.status]}** ${summarySentence(l, (t) => codeSpan(t))}`]), close: [], noun: "zone entries", priority: 0, maxShare: 0.4 });
+  }
   add(codeCounts(report.findings));
   const needAction = verdicts.filter((v) => v.kind !== "ready").sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "blocked" ? -1 : 1));
   if (needAction.length) {

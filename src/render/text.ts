@@ -5,6 +5,7 @@ import type { Finding, InputError, Report, Severity, ZoneReport } from "../core/
 import { errorPath, reportPath, withLine } from "./paths.js";
 import { makeStyle, type Style } from "./style.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
+import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 
 export interface TextOptions {
   color: boolean;
@@ -19,6 +20,8 @@ export function renderText(report: Report, opts: TextOptions): string {
 
   const { byZone, other } = findingsByZone(report);
   const estate = isEstate(report);
+  // Many roots: the one-line-per-zone summary first, the details after.
+  if (estate) out.push(...estateSummaryLines(report, st));
 
   for (const z of report.zones) {
     out.push("");
@@ -50,6 +53,16 @@ export function renderText(report: Report, opts: TextOptions): string {
     out.push(st.ok("No previous-WAF resources or WAF-related settings found."));
   }
   return out.join("\n") + "\n";
+}
+
+function estateSummaryLines(report: Report, st: Style): string[] {
+  const lines = estateSummary(report);
+  const out = ["", st.bold(`Estate summary: ${report.roots!.length} root/workspace instances, ${lines.length} zone entr${lines.length === 1 ? "y" : "ies"}`)];
+  for (const l of lines) {
+    const label = STATUS_LABEL[l.status].padEnd(12);
+    out.push(`  ${l.status === "blocked" ? st.severity("error", label) : l.status === "ready" || l.status === "migrated" ? st.ok(label) : label} ${summarySentence(l)}`);
+  }
+  return out;
 }
 
 function summaryLine(report: Report, st: Style, title: string): string {

@@ -110,6 +110,7 @@ describe("estate: the whole fixture", () => {
     expect(paths).toEqual(["live/dns:default", "live/edge:default", "live/migrated:default", "live/prod:default", "live/staging:eu", "live/staging:us", "modules/legacy-waf/examples/basic:default"]);
     expect(report.zones.some((z) => z.root === "live/migrated" || z.root === "live/dns")).toBe(false);
     expect(report.resources.filter((r) => r.root === "live/migrated").map((r) => r.type)).toEqual(["cloudflare_ruleset"]);
+    expect(report.roots!.find((r) => r.path === "live/migrated")!.migratedZones).toEqual(["3d4e5f60718293a4b5c6d7e8f9011223"]);
     // The example root calls ../../: its own instance, configuration only.
     expect(report.zones.filter((z) => z.root === "modules/legacy-waf/examples/basic").map((z) => z.zoneId)).toEqual(["4e5f60718293a4b5c6d7e8f901122334"]);
   });
@@ -123,6 +124,14 @@ describe("estate: the whole fixture", () => {
     expect(r.stdout).toContain("live/staging (workspace eu): provider upgrade blocked");
     expect(r.stdout).toContain("live/prod: the provider stays on the legacy schema");
     expect(r.stdout).toContain(`Zone ${B} in live/staging (workspace eu)`);
+    // The estate summary comes first: one line per zone entry, worst first.
+    const summary = r.stdout.indexOf("Estate summary: 7 root/workspace instances, 6 zone entries");
+    expect(summary).toBeGreaterThan(0);
+    expect(summary).toBeLessThan(r.stdout.indexOf("\nZone "));
+    expect(r.stdout).toContain(`BLOCKED      ${B} in live/staging (workspace eu): blocked by PROVIDER_UPGRADE_BLOCKED`);
+    expect(r.stdout).toContain(`SPLIT        ${A} in live/edge: its skip rules join the zone's ruleset in live/prod`);
+    expect(r.stdout).toContain(`MIGRATED     3d4e5f60718293a4b5c6d7e8f9011223 in live/migrated: already migrated`);
+    expect(r.stdout).toContain(`NEEDS ID     ${A} in live/prod: ready once its ruleset id is known`);
     expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(/^GATE FAILED: 2 findings/);
 
     const sarif = JSON.parse(readFileSync(sarifFile, "utf8"));
@@ -146,6 +155,10 @@ describe("estate: the whole fixture", () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`### Zone \`${A}\` in \`live/edge\``);
     expect(r.stdout).toContain(`Planned in \`live/prod\`, with this root's skip rules.`);
+    const summary = r.stdout.indexOf("### Estate summary (7 root/workspace instances, 6 zone entries)");
+    expect(summary).toBeGreaterThan(0);
+    expect(summary).toBeLessThan(r.stdout.indexOf("### Zone "));
+    expect(r.stdout).toContain("- **MIGRATED** `3d4e5f60718293a4b5c6d7e8f9011223` in `live/migrated`: already migrated");
     expect(r.stdout.length).toBeLessThan(60_000);
   });
 });
