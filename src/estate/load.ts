@@ -70,6 +70,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   errors.push(...tree.errors);
   const allRoots = estateRoots(tree, base);
   const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;
+  const kept = new Set(roots);
 
   // Who owns each state is decided before anything is read, so `ROOT=FILE` and stdin are checked first.
   const args = opts.statePaths.map((a) => parseStateArg(a, (name) => rootNamed(name, allRoots, opts.cwd, base) !== null));
@@ -97,7 +98,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
       errors.push(owned.error);
       continue;
     }
-    if (!roots.includes(owned.owner.root)) continue; // another shard's root
+    if (!kept.has(owned.owner.root)) continue; // another shard's root
     add(owned.owner.root, owned.owner.workspace, arg.file === "-" ? "-" : displayPath(abs!, base), r.state);
   }
   for (const s of opts.ownedStates ?? []) {

@@ -64,15 +64,24 @@ export function workspaceOf(abs: string, rootDir: string): string {
   return DEFAULT_WORKSPACE;
 }
 
+/**
+ * The deepest root whose directory contains `abs`: walk up from the file's directory (a thousand roots
+ * must not each be compared with a thousand states).
+ */
 function deepestContaining(abs: string, roots: EstateRoot[]): EstateRoot | null {
-  let best: EstateRoot | null = null;
-  for (const r of roots) {
-    if (!r.node && roots.length > 1) continue;
-    const rel = path.relative(r.dir, abs);
-    const inside = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
-    if (inside && (!best || r.dir.length > best.dir.length)) best = r;
+  const byDir = rootsByDir(roots);
+  for (let dir = path.dirname(abs); ; dir = path.dirname(dir)) {
+    const found = byDir.get(dir);
+    if (found && (found.node || roots.length === 1)) return found;
+    if (path.dirname(dir) === dir) return null;
   }
-  return best;
+}
+
+const dirIndex = new WeakMap<EstateRoot[], Map<string, EstateRoot>>();
+function rootsByDir(roots: EstateRoot[]): Map<string, EstateRoot> {
+  let m = dirIndex.get(roots);
+  if (!m) dirIndex.set(roots, (m = new Map(roots.map((r) => [r.dir, r]))));
+  return m;
 }
 
 /** The root a `ROOT=` prefix names: by path relative to the working directory, or to the report's base. */
