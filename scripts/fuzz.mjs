@@ -66,7 +66,7 @@ async function loadImpl() {
     dist("terraform/state.js"),
     dist("core/address.js"),
     dist("core/page-rule-pattern.js"),
-    dist("core/expression-eval.js"),
+    dist("core/rule-expression-eval.js"),
     dist("terraform/workspace.js"),
     // hcl2json through the project's runtime holder: a Go runtime that dies is replaced, as in the CLI.
     dist("terraform/parse-pool/runtime.js"),

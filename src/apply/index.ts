@@ -1,7 +1,7 @@
 // `cf-waf-migrate apply`: the migration plan run through terraform or tofu, one module per step.
 export * from "./types.js";
 export * from "./errors.js";
-export { preflight, planMigration, legacyLeftInState, legacyResourcesOf, resolveChdir, LEGACY_RESOURCE_TYPES, URI_OVERRIDE_TYPE, type Preflight, type PreflightInput } from "./preflight.js";
+export { preflight, planMigration, legacyLeftInState, legacyResourcesOf, resolveChdir, type Preflight, type PreflightInput } from "./preflight.js";
 export { backupStep, BACKUP_DIR, utcStamp, writeStateBackup } from "./backup.js";
 export { importStep } from "./import.js";
 export { planCheckStep } from "./plan-check.js";

@@ -12,7 +12,7 @@ import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analy
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
-import { LEGACY_DATA_SOURCES } from "../terraform/inventory.js";
+import { LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../core/legacy-types.js";
 import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
 import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { instancesOfResources, legacyResourceSet } from "../core/resource-match.js";
@@ -24,9 +24,6 @@ import { displayPath } from "../terraform/config.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
 import { inputRecord } from "../core/null-proto.js";
-
-export { LEGACY_BLOCK_TYPES as LEGACY_RESOURCE_TYPES } from "../terraform/references/removal-set.js";
-export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 export interface PreflightInput {
   cli: TerraformCli;

@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { FailOn, InputError, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { RENDERERS } from "../render/index.js";
-import { errorPath } from "../render/paths.js";
+import { errorPath } from "../core/report-paths.js";
 import { renderJsonChunks } from "../render/json.js";
 import { shouldColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
@@ -30,7 +30,7 @@ export async function emitReport(
   opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>> },
 ): Promise<void> {
   // First, and whatever the format: a CI log shows stderr even when stdout goes to a SARIF file.
-  // Named like every report names files: relative to the working directory (render/paths.ts).
+  // Named like every report names files: relative to the working directory (core/report-paths.ts).
   writeInputErrors(report.errors.map((e) => ({ ...e, file: errorPath(report, e) ?? e.file })));
   const isTTY = process.stdout.isTTY === true;
   const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);

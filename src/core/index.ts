@@ -26,5 +26,6 @@ export type {
 export { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis } from "./analyze.js";
 export { buildReport, TOOL_NAME } from "./report.js";
 export { FINDING_CODES, highestSeverity, severityRank, sortFindings, tripsFailOn, type FindingCode } from "./findings.js";
+export * from "./legacy-types.js";
 export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
 export { auditCertificates, type Certificate } from "./certs.js";

@@ -27,7 +27,7 @@ import {
 } from "./provider-version.js";
 
 /** The resource types provider 4.0 removed (their data sources `cloudflare_waf_packages/groups/rules` too). */
-export const LEGACY_WAF_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
+export { LEGACY_WAF_RESOURCE_TYPES } from "./legacy-types.js";
 
 /** One `required_providers` constraint on the Cloudflare provider; `text` "" when the entry has no version. */
 export interface ConstraintEntry {

@@ -127,7 +127,7 @@ function count(n: number, word: string, pluralWord = `${word}s`): string {
   return `${n} ${n === 1 ? word : pluralWord}`;
 }
 
-/** Files are named as in every report: relative to the working directory (render/paths.ts). */
+/** Files are named as in every report: relative to the working directory (core/report-paths.ts). */
 function findingLine(report: Report, f: Finding): string {
   const where = f.file ? ` \`${cell(withLine(reportPath(report, f.file), f.line))}\`` : "";
   return `**${f.severity}** \`${f.code}\`${where}: ${cell(f.message)}`;

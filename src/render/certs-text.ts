@@ -9,7 +9,7 @@
 import type { CaTarget } from "../core/cert-fix.js";
 import { daysBetween, relativeDays, type CertificateKind, type TimelineEntry, type Urgency } from "../core/certs.js";
 import type { Finding, InputError, Report, Severity } from "../core/model.js";
-import { errorPath, reportPath, withLine } from "./paths.js";
+import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { makeStyle, type Style } from "./style.js";
 
 /** One certificate the audit looked at (audited or not), for the "nothing to do" list. */

@@ -4,7 +4,7 @@
 // and info go into its <system-out>. Elements and attributes are those of the Jenkins JUnit schema
 // (xunit-plugin junit-10.xsd), which CI test views accept: `skipped` exists on <testsuite> only.
 import type { Finding, InputError, Report, ZoneReport } from "../core/model.js";
-import { errorPath, reportPath, withLine } from "./paths.js";
+import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { CHECK_COMPATIBILITY, CHECK_PROVIDER_UPGRADE, compareCodes, INPUT_ERROR, ruleDoc, ZONE_CHECKS } from "./rule-docs.js";
 

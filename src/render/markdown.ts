@@ -4,7 +4,7 @@
 // GitHub's comment limit whatever the estate (core/markdown-budget.ts). Deterministic.
 import type { Finding, InputError, PlanStep, Report, RulesetRule, Severity, ZoneReport } from "../core/model.js";
 import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
-import { errorPath, reportPath, withLine } from "./paths.js";
+import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Finding, InputError, Report, Severity } from "../core/model.js";
 import { TOOL_NAME } from "../core/report.js";
-import { errorPath, pathToUri, reportPath } from "./paths.js";
+import { errorPath, pathToUri, reportPath } from "../core/report-paths.js";
 import {
   compareCodes,
   defaultSeverity,

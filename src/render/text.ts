@@ -2,7 +2,7 @@
 // generated ruleset in one line per rule, the import and the state removals; then findings that belong to
 // no zone, then the input errors.
 import type { Finding, InputError, Report, Severity, ZoneReport } from "../core/model.js";
-import { errorPath, reportPath, withLine } from "./paths.js";
+import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { makeStyle, type Style } from "./style.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";

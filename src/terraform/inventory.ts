@@ -1,5 +1,6 @@
 // Joins configuration and state into the inventory: one entry per resource instance state knows, or per
 // configuration resource when only config knows it, each with its file, line and zone id.
+import { LEGACY_DATA_SOURCES, LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import type { InventoryResource } from "../core/model.js";
 import type { ConfigResource } from "./config.js";
 import type { ConfigTree, ModuleNode } from "./modules.js";
@@ -28,9 +29,6 @@ export const RELEVANT_TYPES = new Set([
   "cloudflare_zone_settings_override",
   "cloudflare_zone_setting",
 ]);
-
-/** Legacy WAF data sources, removed from the provider together with the resources. */
-export const LEGACY_DATA_SOURCES = new Set(["cloudflare_waf_packages", "cloudflare_waf_groups", "cloudflare_waf_rules"]);
 
 export function isRelevant(mode: "managed" | "data", type: string): boolean {
   return mode === "managed" ? RELEVANT_TYPES.has(type) : LEGACY_DATA_SOURCES.has(type);
@@ -167,14 +165,13 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
     }
   }
   // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove.
-  if (out.length === 0 && LEGACY_TYPES.has(r.type)) {
+  if (out.length === 0 && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) {
     const mi = instances[0];
     if (mi) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
   }
   return out;
 }
 
-const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
 
 function stateZoneId(inst: StateInstance): string | null {
   // A zone's own id is its zone id; everything else carries zone_id.

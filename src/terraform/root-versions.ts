@@ -3,14 +3,13 @@
 // resources, and where a finding about it points. Shared by `plan` (what it writes) and `apply` (what it
 // refuses before the first change).
 import path from "node:path";
+import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import { fitRoot, type RootVersionFit, type RootVersionInput } from "../core/version-fit.js";
 import type { ProviderInfo, RootProviders } from "./providers.js";
 import type { Workspace } from "./workspace.js";
 
-const LEGACY_TYPES = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
-
 export function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
-  const legacy = ws.resources.filter((x) => LEGACY_TYPES.has(x.type));
+  const legacy = ws.resources.filter((x) => LEGACY_WAF_RESOURCE_TYPES.has(x.type));
   const dirs = new Set(r.moduleDirs);
   // In file order, so "the first legacy resource" is the one a reader meets first.
   const inConfig = legacy

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluateExpression, pageRuleMatches } from "../../src/core/expression-eval.js";
+import { evaluateExpression, pageRuleMatches } from "../../src/core/rule-expression-eval.js";
 import { pageRuleTargetToExpression } from "../../src/core/page-rule-pattern.js";
 
 // The translator and the reference matcher are written independently; on generated patterns and URLs

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateExpression, pageRuleMatches } from "../../src/core/expression-eval.js";
+import { evaluateExpression, pageRuleMatches } from "../../src/core/rule-expression-eval.js";
 import { pageRuleTargetToExpression, parsePageRuleTarget, rawString } from "../../src/core/page-rule-pattern.js";
 
 // Rows 1–15 of the translation table in reference/page-rule-patterns.md, section 6, verbatim.

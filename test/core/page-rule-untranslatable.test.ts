@@ -3,7 +3,7 @@
 // after the zone name (`example.com*`) is read as Cloudflare saves it (`example.com/*`).
 import { domainToASCII } from "node:url";
 import { describe, expect, it } from "vitest";
-import { evaluateExpression } from "../../src/core/expression-eval.js";
+import { evaluateExpression } from "../../src/core/rule-expression-eval.js";
 import { pageRuleTargetToExpression, UntranslatableTargetError, type WorkMeter } from "../../src/core/page-rule-pattern.js";
 
 function refusal(target: string): UntranslatableTargetError {

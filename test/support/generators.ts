@@ -6,7 +6,7 @@ import { parse as hcl2json } from "@cdktn/hcl2json";
 import * as generators from "../../scripts/fuzz/generators.mjs";
 import * as properties from "../../scripts/fuzz/properties.mjs";
 import { formatAddress, formatModulePath, parseAddress, quoteHclString } from "../../src/core/address.js";
-import { evaluateExpression, pageRuleMatches } from "../../src/core/expression-eval.js";
+import { evaluateExpression, pageRuleMatches } from "../../src/core/rule-expression-eval.js";
 import { pageRuleTargetToExpression } from "../../src/core/page-rule-pattern.js";
 import { createSecretRedactor } from "../../src/core/secret-redaction.js";
 import { analyze } from "../../src/core/analyze.js";

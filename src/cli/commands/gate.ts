@@ -8,7 +8,7 @@ import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
-import { reportPath, withLine } from "../../render/paths.js";
+import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
@@ -17,9 +17,6 @@ import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-
-// Moved to the Terraform layer (the library exports it); re-exported for existing callers.
-export { evaluateProviderGate, legacyAddressesOf, type ProviderGateOutcome } from "../../terraform/provider-gate.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
 

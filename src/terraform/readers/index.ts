@@ -2,7 +2,7 @@
 import type { DomainInventory } from "../../core/analyze.js";
 import type { InputError, InventoryResource } from "../../core/model.js";
 import { refOf } from "../../core/model.js";
-import { LEGACY_DATA_SOURCES } from "../inventory.js";
+import { LEGACY_DATA_SOURCES } from "../../core/legacy-types.js";
 import { indexFilters, readFirewallRule, readPageRule } from "./firewall.js";
 import { readGroup, readOverride, readPackage, readRule } from "./legacy-waf.js";
 import { indexPackageKinds, packageKindOf } from "./package-kind.js";

@@ -5,16 +5,12 @@ import { finding, sortFindings } from "../../core/findings.js";
 import type { Finding, InputError } from "../../core/model.js";
 import { removalClosure, type DanglingReference, type GraphItem, type RemovedItem } from "../../core/references/closure.js";
 import type { ConfigResource } from "../config.js";
-import { configAddressFor, LEGACY_DATA_SOURCES } from "../inventory.js";
+import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../../core/legacy-types.js";
+import { configAddressFor } from "../inventory.js";
 import type { RemovalTarget } from "../legacy-removal.js";
 import type { ConfigTree } from "../modules.js";
 import type { Workspace } from "../workspace.js";
 import { readReferenceGraph } from "./graph.js";
-
-/** Managed legacy types whose state entries go in step 5 and whose blocks go in step 6. */
-export const LEGACY_BLOCK_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
-
-const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 /** A block step 6 deletes: a legacy package, group or rule, or a legacy data source. */
 export function isLegacyBlock(mode: "managed" | "data", type: string): boolean {

@@ -5,7 +5,7 @@ import {
   requestFieldsFromUrl,
   wildcardMatches,
   type RequestFields,
-} from "../../src/core/expression-eval.js";
+} from "../../src/core/rule-expression-eval.js";
 
 const FIELDS: RequestFields = { ssl: true, host: "shop.example.com", port: 443, path: "/a/b", uri: "/a/b?x=1" };
 
