@@ -62,6 +62,8 @@ export const FINDING_CODES = {
   ZONE_ALREADY_MIGRATED: "info",
   /** `--online`: the service says the zone is in validation (both WAFs on); finish with pending. */
   ZONE_IN_VALIDATION: "info",
+  /** A zone's settings live in several roots (or workspaces): one entry point ruleset, in one of them, takes every root's skip rules. */
+  ZONE_SPLIT_ACROSS_ROOTS: "warning",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -112,7 +114,9 @@ export function sortFindings(findings: Finding[]): Finding[] {
       cmp(a.file, b.file) ||
       (a.line ?? 0) - (b.line ?? 0) ||
       cmp(a.code, b.code) ||
-      cmp(a.address, b.address),
+      cmp(a.address, b.address) ||
+      cmp(a.root ?? null, b.root ?? null) ||
+      cmp(a.workspace ?? null, b.workspace ?? null),
   );
 }
 

@@ -223,6 +223,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "Review Security Events, then finish the migration with pending (cf-waf-migrate api migrate --from REPORT --ledger FILE --finish, or api migrate --zone ZONE_ID --mode pending).",
     check: "service",
   },
+  ZONE_SPLIT_ACROSS_ROOTS: {
+    short: "The zone's legacy WAF and its WAF bypasses live in several roots (or workspaces).",
+    full: "A zone has one http_request_firewall_managed entry point. The plan writes its ruleset and import in one root (the one holding the zone's legacy WAF, else the first in path order; --ruleset-root ZONE_ID=ROOT chooses), with the skip rules of every root's bypassing firewall rules and Page Rules. The other roots only remove their own legacy resources.",
+    check: "estate",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

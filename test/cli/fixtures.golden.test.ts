@@ -8,9 +8,10 @@ import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
 import { expectGolden } from "../support/golden.js";
 import { tempDir } from "../support/workdir.js";
 
-const FIXTURES: { name: string; states: string[]; paths?: string[] }[] = [
+const FIXTURES: { name: string; states: string[]; paths?: string[]; severalRoots?: boolean }[] = [
   { name: "multi-zone", states: ["terraform.tfstate"] },
-  { name: "split-stacks", states: ["legacy-waf/terraform.tfstate", "edge/show.json"] },
+  // Two root modules (an estate): one plan per root, not one --out-dir for both.
+  { name: "split-stacks", states: ["legacy-waf/terraform.tfstate", "edge/show.json"], severalRoots: true },
   { name: "provider-upgrade", states: [] },
   { name: "hand-migrated-bypass", states: [] },
   { name: "already-migrated", states: [] },
@@ -19,7 +20,7 @@ const FIXTURES: { name: string; states: string[]; paths?: string[] }[] = [
   { name: "values-tfvars/without-tfvars", states: [] },
 ];
 
-describe.each(FIXTURES)("fixture $name", ({ name, states }) => {
+describe.each(FIXTURES)("fixture $name", ({ name, states, severalRoots }) => {
   const dir = path.join(TESTDATA, name);
   // Run from the repository root, as `npm run example` does: the report's root is testdata/<name>.
   const stateArgs = states.flatMap((s) => ["--state", path.join("testdata", name, s)]);
@@ -35,6 +36,12 @@ describe.each(FIXTURES)("fixture $name", ({ name, states }) => {
   it.each([4, 5])("plan: ruleset.tf for provider %d re-parses (golden)", async (major) => {
     const out = tempDir();
     const r = await runCli(["plan", target, ...stateArgs, "--provider-major", String(major), "--out-dir", out, "--format", "json"]);
+    if (severalRoots) {
+      // One --out-dir holds the migration of one root: refused before anything is written.
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain("run plan on one root");
+      return;
+    }
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(r.stdout);
     if (report.zones.length === 0) return; // nothing to migrate: no ruleset to generate

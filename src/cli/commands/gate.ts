@@ -2,24 +2,24 @@
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
+import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
-import { buildReport } from "../../core/report.js";
 import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
-import { loadCliWorkspace } from "../workspace.js";
+import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-import { evaluateProviderGate } from "../../terraform/provider-gate.js";
 import { versionFindings } from "../plan-versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
-import { analyzeOnline } from "../../online/enrich.js";
+import { analyzeEstateOnline } from "../../online/enrich.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
@@ -43,23 +43,24 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv);
 
-    const ws = await loadCliWorkspace(argv);
-    const { analysis, decorate } = await analyzeOnline(
-      ws.domain,
-      { zonePlans, stateKnown: ws.stateKnown, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) },
-      session,
-    );
-    const providers = await collectProviderInfo(ws.tree, ws.base);
-    const gate = evaluateProviderGate(ws, providers, target);
-    // What plan would refuse or warn about for the versions the roots pin (issue 21), before anyone runs it.
-    const versions = versionFindings(ws, providers, analysis.zones.map((z) => z.zone.ruleset));
-    const report = buildReport({
+    const estate = await loadCliEstate(argv);
+    const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
+    // Each instance is judged against its own root's provider constraints and lock file.
+    const providers = await collectProviderInfo(estate.tree, estate.base);
+    const gate = estateProviderGate(estate, providers, target);
+    // What plan would refuse or warn about for the versions each root pins (issue 21), before anyone runs it.
+    const versions = estate.instances.flatMap((inst, i) => {
+      const at = { root: inst.root, workspace: inst.workspace };
+      const rulesets = analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset);
+      return versionFindings(inst.ws, rootProviderInfo(providers, inst.dir), rulesets).map((f) => Object.assign(f, at));
+    });
+    const report = buildEstateReport({
       version: toolVersion(),
-      root: relativeRoot(ws.base),
-      resources: ws.resources,
+      root: relativeRoot(estate.base),
+      instances: estate.instances,
       analysis,
-      extraFindings: [...ws.findings, ...gate.findings, ...versions],
-      errors: [...ws.errors, ...providers.errors, ...gate.errors],
+      extraFindings: [...gate.findings, ...versions],
+      errors: [...estate.errors, ...providers.errors, ...gate.errors],
     });
     decorate(report);
 

@@ -1,13 +1,13 @@
 // `cf-waf-migrate scan`: find every previous-WAF resource and every setting the migration touches, in HCL
 // and state, and check each zone against the service's rules.
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { buildReport } from "../../core/report.js";
-import { loadCliWorkspace } from "../workspace.js";
+import { buildEstateReport, instanceInputs } from "../../estate/report.js";
+import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
-import { analyzeOnline } from "../../online/enrich.js";
+import { analyzeEstateOnline } from "../../online/enrich.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
@@ -18,13 +18,9 @@ export const scanCommand: CommandModule<object, CommonArgs & OnlineArgs> = {
   handler: async (argv: ArgumentsCamelCase<CommonArgs & OnlineArgs>) => {
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     const session = onlineSessionFromArgs(argv);
-    const ws = await loadCliWorkspace(argv);
-    const { analysis, decorate } = await analyzeOnline(
-      ws.domain,
-      { zonePlans, stateKnown: ws.stateKnown, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) },
-      session,
-    );
-    const report = buildReport({ version: toolVersion(), root: relativeRoot(ws.base), resources: ws.resources, analysis, extraFindings: ws.findings, errors: ws.errors });
+    const estate = await loadCliEstate(argv);
+    const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
+    const report = buildEstateReport({ version: toolVersion(), root: relativeRoot(estate.base), instances: estate.instances, analysis, errors: estate.errors });
     decorate(report);
     await emitReport(report, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS });
     process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
