@@ -8,6 +8,7 @@ import type { InputError, Report, Ruleset } from "../../core/model.js";
 import { analyzeEstate } from "../../estate/analyze.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { dedupeErrors } from "../../estate/load.js";
+import { instanceOutDirFromRoot, writeEstatePlans } from "../estate-plan.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
@@ -53,8 +54,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
     const estate = await loadCliEstate(argv, cwd);
-    // Until plans are written per root, a plan over several roots or workspaces is a report only.
-    if (estate.instances.length > 1) refuseSingleRootOutputs(argv, estate.instances.length);
+    // One migrate.sh runs in one root: over several roots or workspaces, --out-dir writes one per instance.
+    if (estate.instances.length > 1) refuseShellOverEstate(argv, estate.instances.length);
     const errors: InputError[] = [...estate.errors];
 
     const configRulesets = inputRecord<Ruleset>();
@@ -97,9 +98,15 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       { zonePlans, rulesetIds, configRulesets, rulesetRoots: rulesetRootsOf(argv, estate) },
     );
 
+    const several = setups.length > 1;
     const plans: AssembledPlan[] = [];
     for (const [i, { inst, info, providerMajor }] of setups.entries()) {
-      const plan = await assemblePlan({ ws: inst.ws, analysis: analysis.instances[i]!.analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null, providerInfo: info });
+      // A split zone's ruleset is planned once, where its import is (the other instances feed it skip rules).
+      const own = analysis.instances[i]!.analysis;
+      const planned = several ? { ...own, zones: own.zones.filter((z) => !z.zone.rulesetIn) } : own;
+      // PLAN.md's commands run in the root: there, an instance's artifacts are at this path.
+      const outDir = argv["out-dir"] ? (several ? instanceOutDirFromRoot(cwd, argv["out-dir"], inst) : argv["out-dir"]) : null;
+      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, ...(several ? { rootDir: inst.dir } : {}) });
       const at = { root: inst.root, workspace: inst.workspace };
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
@@ -129,6 +136,17 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     if (argv["out-dir"] && single) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
+    } else if (argv["out-dir"]) {
+      const written = await writeEstatePlans({
+        cwd,
+        outDir: argv["out-dir"],
+        force: argv.force,
+        version: toolVersion(),
+        root: relativeRoot(estate.base, cwd),
+        errors: dedupeErrors(errors),
+        instances: setups.map((s, i) => ({ instance: s.inst, analysis: analysis.instances[i]!, plan: plans[i]!, providerMajor: s.providerMajor })),
+      });
+      process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);
     }
     await emitReport(report, {
       formats: argv.format,
@@ -155,13 +173,8 @@ function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo {
   return { roots: info.roots.filter((r) => r.dir === dir), errors: info.errors };
 }
 
-/**
- * `--out-dir` and `--format shell` write one migration for one root: with several roots or workspaces they
- * are refused before anything is written (each root gets its own plan: run `plan ROOT` per root).
- */
-function refuseSingleRootOutputs(argv: PlanArgs, instances: number): void {
-  const shell = argv.format.some((f) => f.split("=")[0]!.trim() === "shell");
-  if (!argv["out-dir"] && !shell) return;
-  const what = argv["out-dir"] ? "--out-dir" : "--format shell";
-  throw new CliError(`${what} writes the migration of one root module, and this run has ${instances} root/workspace instances: run plan on one root (cf-waf-migrate plan ROOT --state ROOT/terraform.tfstate) for each`);
+/** `--format shell` prints one migrate.sh, for one root: over several instances, --out-dir writes one each. */
+function refuseShellOverEstate(argv: PlanArgs, instances: number): void {
+  if (!argv.format.some((f) => f.split("=")[0]!.trim() === "shell")) return;
+  throw new CliError(`--format shell prints the migrate.sh of one root module, and this run has ${instances} root/workspace instances: use --out-dir DIR, which writes one complete migration per root and workspace and DIR/ESTATE.md with the order to run them`);
 }
