@@ -20,6 +20,7 @@ export { estateProviderGate } from "./estate/gate.js";
 // Rendering a report in each format the CLI prints.
 export { renderText, type TextOptions } from "./render/text.js";
 export { renderJson } from "./render/json.js";
+export { renderHtml, type HtmlOptions } from "./render/html/index.js";
 export { renderMarkdown, type MarkdownOptions } from "./render/markdown.js";
 export { renderSarif } from "./render/sarif.js";
 export { renderJunit, type JunitOptions } from "./render/junit.js";

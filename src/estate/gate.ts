@@ -10,7 +10,7 @@ export function estateProviderGate(estate: Pick<Estate, "instances">, info: Prov
   const out: ProviderGateOutcome = { findings: [], errors: [], summaries: [] };
   const several = estate.instances.length > 1;
   for (const inst of estate.instances) {
-    const own: ProviderInfo = { roots: info.roots.filter((r) => r.dir === inst.dir), errors: [] };
+    const own: ProviderInfo = { roots: rootProviderInfo(info, inst.dir).roots, errors: [] };
     const result = evaluateProviderGate(inst.ws, own, targetVersion, { nameRoot: several });
     const at = { root: inst.root, workspace: inst.workspace };
     out.findings.push(...result.findings.map((f) => Object.assign(f, at)));
@@ -20,4 +20,9 @@ export function estateProviderGate(estate: Pick<Estate, "instances">, info: Prov
   // A bad constraint in a module two roots share is one error.
   out.errors = dedupeErrors(out.errors);
   return out;
+}
+
+/** The provider facts of one root (constraints, lock file), for the instances of that root. */
+export function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo {
+  return { roots: info.roots.filter((r) => r.dir === dir), errors: info.errors };
 }

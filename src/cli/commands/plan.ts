@@ -5,7 +5,8 @@ import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { groupByZone } from "../../core/analyze.js";
 import type { InputError, Report, Ruleset } from "../../core/model.js";
-import { analyzeEstate } from "../../estate/analyze.js";
+import { analyzeEstateOnline } from "../../estate/online.js";
+import { rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { dedupeErrors } from "../../estate/load.js";
 import { instanceOutDirFromRoot, writeEstatePlans } from "../estate-plan.js";
@@ -15,7 +16,7 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { CliError } from "../errors.js";
-import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../../terraform/providers.js";
+import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming.js";
 import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../plan-artifacts.js";
@@ -23,10 +24,11 @@ import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
+import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
-const FORMATS = ["text", "json", "markdown", "shell"] as const;
+const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
-export interface PlanArgs extends CommonArgs {
+export interface PlanArgs extends CommonArgs, OnlineArgs {
   "ruleset-id": string[];
   "config-json": string[];
   "provider-major"?: number;
@@ -39,7 +41,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan [paths..]",
   describe: "Generate the replacement cloudflare_ruleset, its import and the seven-step migration plan",
   builder: (y: Argv) =>
-    withOutputOptions(withInputOptions(y), FORMATS, "never")
+    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never"))
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output; the ruleset is then exactly the service's" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "ruleset syntax and import id form (default: from the lock file or constraint, else 4)" })
@@ -53,6 +55,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     for (const [zone, id] of Object.entries(rulesetIds)) {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
+    const session = onlineSessionFromArgs(argv, cwd);
     const estate = await loadCliEstate(argv, cwd);
     // One migrate.sh runs in one root: over several roots or workspaces, --out-dir writes one per instance.
     if (estate.instances.length > 1) refuseShellOverEstate(argv, estate.instances.length);
@@ -90,13 +93,15 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
       return { inst, info, providerMajor, names };
     });
-    const analysis = analyzeEstate(
+    const online = await analyzeEstateOnline(
       instanceInputs(estate.instances).map((input, i) => {
         const { providerMajor, names } = setups[i]!;
         return { ...input, options: { providerMajor, ...(Object.keys(names).length ? { rulesetResourceNames: names } : {}) } };
       }),
       { zonePlans, rulesetIds, configRulesets, rulesetRoots: rulesetRootsOf(argv, estate) },
+      session,
     );
+    const analysis = online.analysis;
 
     const several = setups.length > 1;
     const plans: AssembledPlan[] = [];
@@ -124,6 +129,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     });
     // Two workspaces of one root share its versions.
     report.versions = [...new Map(plans.flatMap((p) => p.versions).map((v) => [v.root, v])).values()];
+    online.decorate(report);
 
     const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: setups[0]!.providerMajor } : null;
     const first = single?.plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;
@@ -167,11 +173,6 @@ function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Recor
   return names;
 }
 
-
-/** The provider facts of one root (constraints, lock file), for the instances of that root. */
-function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo {
-  return { roots: info.roots.filter((r) => r.dir === dir), errors: info.errors };
-}
 
 /** `--format shell` prints one migrate.sh, for one root: over several instances, --out-dir writes one each. */
 function refuseShellOverEstate(argv: PlanArgs, instances: number): void {
