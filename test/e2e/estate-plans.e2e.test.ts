@@ -109,4 +109,35 @@ describe("estate: one migration per root and workspace", { timeout: 300_000 }, (
     expect(bad.exitCode).toBe(2);
     expect(JSON.parse(bad.stdout).error.message).toContain("not a workspace name");
   });
+
+  it("--pull-state reads every root's workspaces through terraform; --shard keeps its roots; --summary-file has one entry per instance", async () => {
+    const top = tempDir("cfwm-estate-pull-");
+    cpSync(path.join(TESTDATA, "estate"), top, { recursive: true });
+    for (const root of ["live/prod", "live/staging", "live/edge", "live/migrated", "live/dns", "modules/legacy-waf/examples/basic"]) {
+      const get = await execa(REAL_TERRAFORM, ["get"], { cwd: path.join(top, root), env: tfEnv(), reject: false });
+      expect(get.exitCode, get.stderr).toBe(0);
+    }
+    const r = await execa("node", [BIN, "gate", ".", "--pull-state", "--summary-file", "summary.json", "--format", "json", "--quiet"], { cwd: top, env: tfEnv(), reject: false });
+    expect(r.exitCode, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.errors).toEqual([]);
+    expect(report.zones.map((z: { zoneId: string; root: string; workspace: string }) => `${z.zoneId}@${z.root}:${z.workspace}`)).toEqual([
+      `${ZONES[0]}@live/edge:default`,
+      `${ZONES[0]}@live/prod:default`,
+      `${ZONES[1]}@live/staging:eu`,
+      `${ZONES[2]}@live/staging:us`,
+      `${ZONES[3]}@modules/legacy-waf/examples/basic:default`,
+    ]);
+    const summary = JSON.parse(readFileSync(path.join(top, "summary.json"), "utf8")) as { Name: string; Workspace: string; Result: string }[];
+    expect(summary.filter((e) => e.Name === "live/staging").map((e) => [e.Workspace, e.Result])).toEqual([
+      ["eu", "failed"],
+      ["us", "failed"],
+    ]);
+
+    // Two shards together cover every root once.
+    const shard = async (k: number) => JSON.parse((await runCli(["scan", ".", "--shard", `${k}/2`, "--format", "json", "--quiet"], { cwd: top })).stdout) as { shard: unknown; roots: { path: string }[] };
+    const [one, two] = [await shard(1), await shard(2)];
+    expect(one.shard).toEqual({ index: 1, count: 2 });
+    expect([...one.roots, ...two.roots].map((x) => x.path).sort()).toEqual(["live/dns", "live/edge", "live/migrated", "live/prod", "live/staging", "modules/legacy-waf/examples/basic"]);
+  });
 });

@@ -18,12 +18,13 @@ import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
+import { parseEstateRun, withEstateOptions, withShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { versionFindings } from "../plan-versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
-export interface GateArgs extends CommonArgs, OnlineArgs {
+export interface GateArgs extends CommonArgs, OnlineArgs, EstateRunArgs {
   "target-provider"?: string;
 }
 
@@ -31,7 +32,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   command: "gate [paths..]",
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
-    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error")).option("target-provider", {
+    withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error"))).option("target-provider", {
       type: "string",
       describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
     }) as unknown as Argv<GateArgs>,
@@ -42,8 +43,9 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv);
+    const run = parseEstateRun(argv);
 
-    const estate = await loadCliEstate(argv);
+    const estate = await loadCliEstate(argv, process.cwd(), run);
     const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
     // Each instance is judged against its own root's provider constraints and lock file.
     const providers = await collectProviderInfo(estate.tree, estate.base);
@@ -65,8 +67,10 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
     const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
-    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
-    process.exitCode = exitCodeFor(report, failOn);
+    const shown = withShard(report, run);
+    await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
+    process.exitCode = exitCodeFor(shown, failOn);
+    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
 

@@ -15,6 +15,7 @@ import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
+import { parseEstateRun, withEstateOptions, withShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
@@ -28,7 +29,7 @@ import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../on
 
 const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
-export interface PlanArgs extends CommonArgs, OnlineArgs {
+export interface PlanArgs extends EstateRunArgs, CommonArgs, OnlineArgs {
   "ruleset-id": string[];
   "config-json": string[];
   "provider-major"?: number;
@@ -41,7 +42,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan [paths..]",
   describe: "Generate the replacement cloudflare_ruleset, its import and the seven-step migration plan",
   builder: (y: Argv) =>
-    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never"))
+    withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never")))
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output; the ruleset is then exactly the service's" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "ruleset syntax and import id form (default: from the lock file or constraint, else 4)" })
@@ -56,7 +57,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
     const session = onlineSessionFromArgs(argv, cwd);
-    const estate = await loadCliEstate(argv, cwd);
+    const run = parseEstateRun(argv);
+    const estate = await loadCliEstate(argv, cwd, run);
     // One migrate.sh runs in one root: over several roots or workspaces, --out-dir writes one per instance.
     if (estate.instances.length > 1) refuseShellOverEstate(argv, estate.instances.length);
     const errors: InputError[] = [...estate.errors];
@@ -154,14 +156,17 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       });
       process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);
     }
-    await emitReport(report, {
+    const shown = withShard(report, run);
+    await emitReport(shown, {
       formats: argv.format,
       output: argv.output,
       title: "plan",
       allowed: FORMATS,
       renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => script() } : {}) },
     });
-    process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
+    const failOn = parseFailOn(argv["fail-on"], "never");
+    process.exitCode = exitCodeFor(shown, failOn);
+    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
 
