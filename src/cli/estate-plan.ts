@@ -4,7 +4,7 @@
 // order to run them. Nothing is written when any file already exists (unless --force).
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
+import type { Finding, InputError } from "../core/model.js";
 import { sortFindings } from "../core/findings.js";
 import { RAISE_CONSTRAINT_STEP } from "../core/version-fit.js";
 import type { InstanceAnalysis } from "../estate/analyze.js";
@@ -21,6 +21,8 @@ export const ESTATE_MD = "ESTATE.md";
 
 interface InstancePlan {
   instance: EstateInstance;
+  /** Findings of the estate as a whole that are about this instance. */
+  estateFindings: Finding[];
   analysis: InstanceAnalysis;
   plan: AssembledPlan;
   providerMajor: 4 | 5;
@@ -104,7 +106,8 @@ function contentOf(p: InstancePlan, input: { cwd: string; outDir: string; versio
     version: input.version,
     root: input.root,
     instances: [instance],
-    analysis: { instances: [p.analysis], zones: p.analysis.analysis.zones, findings: sortFindings([...p.analysis.analysis.findings]) },
+    // Its own findings, and the estate's about it (ZONE_SPLIT_ACROSS_ROOTS where its ruleset is).
+    analysis: { instances: [p.analysis], zones: p.analysis.analysis.zones, findings: sortFindings([...p.analysis.analysis.findings, ...p.estateFindings]) },
     extraFindings: plan.findings,
     errors: input.errors,
     planSteps: plan.steps,

@@ -52,6 +52,8 @@ describe("estate: one migration per root and workspace", { timeout: 300_000 }, (
     const prodRuleset = readFileSync(path.join(out, "live/prod/ruleset.tf"), "utf8");
     expect(prodRuleset).toContain("cloudflare_page_rule.status");
     expect(prodRuleset).toContain("cloudflare_firewall_rule.monitoring");
+    const prodReport = JSON.parse(readFileSync(path.join(out, "live/prod/report.json"), "utf8"));
+    expect(prodReport.findings.filter((f: { code: string }) => f.code === "ZONE_SPLIT_ACROSS_ROOTS")).toHaveLength(1);
     const euReport = JSON.parse(readFileSync(path.join(out, "live/staging/eu/report.json"), "utf8"));
     expect(euReport.roots).toEqual([{ path: "live/staging", workspace: "eu", states: ["live/staging/terraform.tfstate.d/eu/terraform.tfstate"] }]);
     expect(euReport.zones.map((z: { zoneId: string }) => z.zoneId)).toEqual([ZONES[1]]);

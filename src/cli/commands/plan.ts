@@ -152,7 +152,13 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         version: toolVersion(),
         root: relativeRoot(estate.base, cwd),
         errors: dedupeErrors(errors),
-        instances: setups.map((s, i) => ({ instance: s.inst, analysis: analysis.instances[i]!, plan: plans[i]!, providerMajor: s.providerMajor })),
+        instances: setups.map((s, i) => ({
+          instance: s.inst,
+          analysis: analysis.instances[i]!,
+          plan: plans[i]!,
+          providerMajor: s.providerMajor,
+          estateFindings: analysis.findings.filter((f) => f.code === "ZONE_SPLIT_ACROSS_ROOTS" && f.root === s.inst.root && f.workspace === s.inst.workspace),
+        })),
       });
       process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);
     }
