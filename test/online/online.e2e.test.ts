@@ -117,6 +117,19 @@ describe("the online estate workflow", () => {
     expect((imports.match(/ id = "zone\/[0-9a-f]{32}\/<RULESET_ID>"/g) ?? []).length).toBe(dirs.estate.zones.filter((z) => z.kind === "incompatible").length);
   }, 60_000);
 
+  it("refuses bad online settings in one line before sending anything (exit 2)", async () => {
+    const before = server.requests().length;
+    const noCreds = await runCli(["scan", ".", "--online"], { cwd: dirs.tfDir, env: { CLOUDFLARE_API_TOKEN: "", CLOUDFLARE_BASE_URL: server.baseUrl } });
+    expect([noCreds.exitCode, noCreds.stderr.trim()]).toEqual([2, "cf-waf-migrate: --online: no Cloudflare API credentials: set CLOUDFLARE_API_TOKEN, or both CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY"]);
+    const badAge = await cli(["plan", ".", "--online", "--max-age", "soon"]);
+    expect([badAge.exitCode, badAge.stderr.trim().split("\n")]).toEqual([2, ['cf-waf-migrate: --online: --max-age "soon": expected a duration such as 15m, 2h, 90s or 0']]);
+    const stray = await cli(["gate", ".", "--max-age", "1h"]);
+    expect(stray.exitCode).toBe(2);
+    const noLedger = await cli(["api", "migrate", "--from", "../report.json"]);
+    expect([noLedger.exitCode, noLedger.stderr]).toEqual([2, expect.stringMatching(/--from needs --ledger FILE/)]);
+    expect(server.requests().length).toBe(before);
+  }, 60_000);
+
   it("no credential in any output, cache file, ledger or written file, in any form", () => {
     const redact = createRedactor([TOKEN]);
     const texts: [string, string][] = outputs.flatMap((o, i) => [[`run ${i} stdout`, o.stdout], [`run ${i} stderr`, o.stderr]] as [string, string][]);
