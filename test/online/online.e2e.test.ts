@@ -3,14 +3,16 @@
 // twice), plan --online --out-dir with every migrated zone's import complete, and no credential in any
 // output, cache file, ledger or written file.
 import { execa } from "execa";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedactor } from "../../src/api/redact.js";
 import { readAccount } from "../../src/sandbox/account/account.js";
 import { startApiServer, type ApiServer } from "../../src/sandbox/api/server.js";
 import { BIN, runCli, type CliResult } from "../support/cli.js";
-import { estateOnDisk, TOKEN, type EstateDirs } from "./helpers.js";
+import { estateTerraform } from "../../src/sandbox/api/estate.js";
+import { fakeTerraformBin } from "../support/workdir.js";
+import { estateOnDisk, estateZoneState, TOKEN, type EstateDirs } from "./helpers.js";
 
 const ZONES = 14;
 let dirs: EstateDirs;
@@ -115,6 +117,27 @@ describe("the online estate workflow", () => {
     expect(finished).toBe(dirs.estate.zones.filter((z) => z.kind !== "incompatible").length);
     // Only the incompatible zones keep the placeholder.
     expect((imports.match(/ id = "zone\/[0-9a-f]{32}\/<RULESET_ID>"/g) ?? []).length).toBe(dirs.estate.zones.filter((z) => z.kind === "incompatible").length);
+  }, 60_000);
+
+  it("apply --online imports a migrated zone's entry point with no --ruleset-id (dry run, fake terraform)", async () => {
+    const zone = dirs.estate.zones.find((z) => z.kind === "migrated")!;
+    const key = zone.name.split(".")[0]!;
+    const root = path.join(dirs.root, "apply-root");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, "main.tf"), estateTerraform({ ...dirs.estate, zones: [zone] }));
+    writeFileSync(path.join(root, "terraform.tfstate"), estateZoneState(zone.id, key));
+    const plan = await runCli(["plan", ".", "--state", "terraform.tfstate", "--online", "--cache-dir", "../cache", "--out-dir", "../apply-out", "--format", "json"], { cwd: root, env });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    outputs.push(plan);
+    copyFileSync(path.join(dirs.root, "apply-out/ruleset.tf"), path.join(root, "ruleset.tf"));
+    const bin = fakeTerraformBin();
+    const apply = await runCli(["apply", ".", "--online", "--cache-dir", "../cache"], { cwd: root, env: { ...env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` } });
+    outputs.push(apply);
+    expect(apply.exitCode, apply.stderr + apply.stdout).toBe(0);
+    const rulesetId = Object.keys(readAccount(dirs.accountDir).zones[zone.id]!.rulesets!)[0]!;
+    expect(apply.stdout).toContain(`would run: terraform import -input=false -no-color cloudflare_ruleset.`);
+    expect(apply.stdout).toContain(`zone/${zone.id}/${rulesetId}`);
+    expect(apply.stdout).not.toContain("<RULESET_ID>");
   }, 60_000);
 
   it("refuses bad online settings in one line before sending anything (exit 2)", async () => {
