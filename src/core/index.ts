@@ -22,6 +22,8 @@ export type {
   SourceLocation,
   ZonePlan,
   ZoneReport,
+  ZoneService,
+  ServiceCall,
 } from "./model.js";
 export { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis } from "./analyze.js";
 export { buildReport, TOOL_NAME } from "./report.js";
@@ -29,3 +31,4 @@ export { FINDING_CODES, highestSeverity, severityRank, sortFindings, tripsFailOn
 export * from "./legacy-types.js";
 export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
 export { auditCertificates, type Certificate } from "./certs.js";
+export { decorateReport, migrationStage, serviceFindings, withServiceAnswers, type ServiceAnswers } from "./service-view.js";
