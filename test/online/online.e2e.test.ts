@@ -35,7 +35,7 @@ function allFiles(dir: string): string[] {
 
 beforeAll(async () => {
   dirs = estateOnDisk(ZONES, 1);
-  server = await startApiServer({ accountDir: dirs.accountDir, credentials: { token: TOKEN }, faults: dirs.estate.faults, putDelayMs: 250 });
+  server = await startApiServer({ accountDir: dirs.accountDir, credentials: { token: TOKEN }, faults: dirs.estate.faults, putDelayMs: 600 });
   env = { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: server.baseUrl };
 }, 30_000);
 afterAll(async () => {
@@ -64,15 +64,15 @@ describe("the online estate workflow", () => {
     const ledger = path.join(dirs.root, "waves.jsonl");
     const args = [BIN, "api", "migrate", "--from", "../report.json", "--ledger", ledger, "--wave-size", "50", "--cache-dir", "../cache", "--yes"];
     const child = execa("node", args, { cwd: dirs.tfDir, env: { ...env, NO_COLOR: "1" }, reject: false });
-    // Kill once the second request is on the ledger: its PUT is in flight (the server answers PUTs late).
+    // Wait for the second request on the ledger.
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const lines = existsSync(ledger) ? readFileSync(ledger, "utf8").split("\n").filter(Boolean) : [];
       if (lines.length >= 3) break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    // The server answers PUTs 250 ms late: 100 ms on, the second request is applied but not answered.
-    await new Promise((r) => setTimeout(r, 100));
+    // The server applies a PUT at once and answers it 600 ms later: kill as soon as the second one arrived.
+    while (Date.now() < deadline && server.requests().filter((r) => r.method === "PUT").length < 2) await new Promise((r) => setTimeout(r, 5));
     child.kill("SIGKILL");
     const killed = await child;
     outputs.push({ stdout: String(killed.stdout), stderr: String(killed.stderr), exitCode: killed.exitCode ?? -1 });
