@@ -48,7 +48,7 @@ export const FINDING_CODES = {
   LEGACY_REFERENCE: "error",
   /** The provider version a root pins or locks lacks a cloudflare_ruleset construct the migration needs. */
   PROVIDER_FEATURE_MISSING: "error",
-  /** Legacy resources, and no Cloudflare entry in required_providers: the next init takes the newest provider. */
+  /** Legacy resources, and no Cloudflare entry in required_providers (or one without a version): the next init takes the newest provider. */
   PROVIDER_CONSTRAINT_MISSING: "warning",
   /** An optional construct (logging on a skip rule, a rule's ref) is left out for the root's provider version. */
   RULESET_CONSTRUCT_OMITTED: "info",

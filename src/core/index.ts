@@ -21,6 +21,8 @@ export type {
   Severity,
   SourceLocation,
   ZonePlan,
+  ZoneLegacy,
+  ZoneLegacyItem,
   ZoneReport,
   ZoneService,
   ServiceCall,

@@ -286,8 +286,37 @@ export interface ZoneReport {
    * in their place and the zone is not ready to migrate until they are supplied (--var-file, --var, --state).
    */
   unresolved?: ZoneUnresolved[];
+  /** The previous WAF as configured for this zone, item by item with file:line (for reviewers; see zone-legacy.ts). */
+  legacy?: ZoneLegacy;
   /** `--online` only: what the Cloudflare API said about the zone, and when (see docs/report-format.md). */
   service?: ZoneService;
+}
+
+/** Where one legacy item is: its address and its block's file:line (null when only state knows it). */
+export interface ZoneLegacyItem {
+  address: string;
+  file: string | null;
+  line: number | null;
+}
+
+/** `ZoneReport.legacy`: every list is present (empty when the zone has none); null values are not known offline. */
+export interface ZoneLegacy {
+  packages: (ZoneLegacyItem & { packageId: string | null; sensitivity: string | null; actionMode: string | null; kind: LegacyPackageKind })[];
+  groups: (ZoneLegacyItem & { groupId: string | null; mode: string | null; kind: LegacyPackageKind })[];
+  rules: (ZoneLegacyItem & { ruleId: string | null; groupId: string | null; mode: string | null; kind: LegacyPackageKind })[];
+  overrides: (ZoneLegacyItem & { urls: string[]; description: string | null; paused: boolean | null })[];
+  /** Firewall rules that bypass the WAF (or may: a setting unknown offline). */
+  firewallRules: (ZoneLegacyItem & {
+    action: string | null;
+    products: string[];
+    expression: string | null;
+    description: string | null;
+    paused: boolean | null;
+  })[];
+  /** Page Rules that disable security or set WAF On/Off (or may). */
+  pageRules: (ZoneLegacyItem & { target: string | null; disableSecurity: boolean; waf: string | null; status: string | null })[];
+  /** The zone-wide switch of the previous WAF (`waf = "on" | "off"`), where zone settings set it. */
+  zoneWafSettings: (ZoneLegacyItem & { value: string | null; expression: string | null })[];
 }
 
 /** One answer of the service that a zone's entry used. */

@@ -4,9 +4,10 @@
 // redactor, so no cache byte carries a token or key (test/online/secrets.test.ts greps for every form).
 // Writes are atomic (temporary file + rename): a killed run leaves whole entries or none.
 
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic } from "../terraform/fs-atomic.js";
 
 export const DEFAULT_CACHE_DIR = ".cf-waf-migrate/cache";
 /** Long enough for a CI rerun, short enough that a zone migrated meanwhile is seen soon. */
@@ -80,12 +81,8 @@ export class ResponseCache {
 
   async put<T>(parts: CacheKeyParts, entry: CacheEntry<T>): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    // Temporary file + rename: a reader sees the old entry or the new one, never half of one. No fsync:
-    // after a power cut a lost entry is only a cache miss.
-    const file = this.fileOf(parts);
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(tmp, this.redact(JSON.stringify(entry)) + "\n", { mode: 0o600 });
-    await rename(tmp, file);
+    // Temporary file + rename: a reader sees the old entry or the new one, never half of one.
+    await writeFileAtomic(this.fileOf(parts), this.redact(JSON.stringify(entry)) + "\n", { newFileMode: 0o600 });
   }
 
   /** Drops every entry of a zone (after a migration request its answers are stale). */

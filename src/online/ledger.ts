@@ -3,7 +3,7 @@
 // credential redactor before they are written. A torn last line (the kill landed inside a write) is
 // ignored when reading: its request was not sent yet, since sending waits for the fsync.
 
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import type { LedgerEntry } from "../core/waves.js";
 
 export interface LedgerFile {
@@ -39,11 +39,29 @@ export function readLedger(path: string): LedgerFile {
 
 /** Appends one entry and fsyncs it; returns only once the line is on disk. */
 export function appendLedger(path: string, entry: LedgerEntry, redact: (text: string) => string): void {
+  appendLine(path, redact(JSON.stringify(entry)));
+}
+
+/** The ledger's only write: one whole line appended (never a replace), fsynced before returning. */
+function appendLine(path: string, line: string): void {
   const fd = openSync(path, "a", 0o600);
   try {
-    writeSync(fd, redact(JSON.stringify(entry)) + "\n");
+    writeSync(fd, line + "\n");
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** A run killed inside a write leaves a line without its newline: the next entry must start on its own line. */
+export function endLedgerWithNewline(path: string): void {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return;
+  }
+  if (size === 0) return;
+  const text = readFileSync(path, "utf8");
+  if (!text.endsWith("\n")) appendLine(path, "");
 }

@@ -5,14 +5,13 @@
 // zone's status, never by sending it again blindly. The first failure stops the wave. Without --yes
 // nothing is written or sent: the run prints exactly the requests it would send.
 
-import { appendFileSync, readFileSync, statSync } from "node:fs";
 import type { ApiClient, RequestPreview } from "../api/client.js";
 import { checkCompatibility, getMigrationConfig, getMigrationStatus, putEntrypointRequest } from "../api/endpoints.js";
 import { ApiError } from "../api/errors.js";
 import type { MigrationMode, Report, ZoneReport } from "../core/model.js";
 import { migrationStage } from "../core/service-view.js";
 import { alreadyApplied, ledgerView, notReadyReason, uniqueZones, type LedgerEntry, type ZoneLedger } from "../core/waves.js";
-import { appendLedger, readLedger } from "./ledger.js";
+import { appendLedger, endLedgerWithNewline, readLedger } from "./ledger.js";
 
 export type ZoneOutcome =
   | "sent" // the service accepted the request
@@ -82,7 +81,7 @@ export async function runWave(opts: WaveOptions, deps: WaveDeps): Promise<WaveSu
   for (const d of ledgerFile.damaged) deps.log(`${opts.ledgerPath}:${d.line}: ${d.reason}; the line is ignored`);
   const view = ledgerView(ledgerFile.entries);
   const redact = deps.client.redact;
-  if (opts.yes) endWithNewline(opts.ledgerPath);
+  if (opts.yes) endLedgerWithNewline(opts.ledgerPath);
   const write = (entry: LedgerEntry): void => {
     if (!opts.yes) return;
     appendLedger(opts.ledgerPath, entry, redact);
@@ -200,19 +199,6 @@ async function settleUncertain(zoneId: string, ledger: ZoneLedger, client: ApiCl
 function rulesetIdOf(result: unknown): string | null {
   if (result !== null && typeof result === "object" && typeof (result as { id?: unknown }).id === "string") return (result as { id: string }).id;
   return null;
-}
-
-/** A run killed inside a write leaves a line without its newline: the next entry must start on its own line. */
-function endWithNewline(path: string): void {
-  let size = 0;
-  try {
-    size = statSync(path).size;
-  } catch {
-    return;
-  }
-  if (size === 0) return;
-  const text = readFileSync(path, "utf8");
-  if (!text.endsWith("\n")) appendFileSync(path, "\n");
 }
 
 /** One line per zone, for people. */

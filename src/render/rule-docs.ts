@@ -189,7 +189,7 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: "provider versions",
   },
   PROVIDER_CONSTRAINT_MISSING: {
-    short: "No Cloudflare entry in required_providers while legacy WAF resources remain.",
+    short: "No version constraint for the Cloudflare provider (no required_providers entry, or one without a version) while legacy WAF resources remain.",
     full: "Without a version constraint the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist. Add cloudflare = { source = \"cloudflare/cloudflare\", version = \"~> 3.35\" } to required_providers.",
     check: "provider versions",
   },

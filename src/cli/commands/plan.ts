@@ -22,7 +22,7 @@ import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 import { analyzeOnline } from "../../online/enrich.js";
 
-const FORMATS = ["text", "json", "markdown", "shell"] as const;
+const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
 export interface PlanArgs extends CommonArgs, OnlineArgs {
   "ruleset-id": string[];

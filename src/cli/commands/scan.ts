@@ -9,7 +9,7 @@ import { emitReport, exitCodeFor } from "../report-output.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 import { analyzeOnline } from "../../online/enrich.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
 export const scanCommand: CommandModule<object, CommonArgs & OnlineArgs> = {
   command: "scan [paths..]",
