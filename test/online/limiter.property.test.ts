@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { mapWithConcurrency, RateLimiter, SERVICE_REQUEST_LIMIT, SERVICE_WINDOW_MS } from "../../src/online/limiter.js";
 import { maxInAnyWindow } from "../../src/sandbox/api/faults.js";
 import { createApiClient } from "../../src/api/client.js";
+import { limitedFetch } from "../../src/online/limited-fetch.js";
 import { FakeClock } from "./helpers.js";
 
 describe("RateLimiter", () => {
@@ -108,5 +109,23 @@ describe("the client's wait for a slot", () => {
       fetch: (async () => (++calls === 1 ? serverError() : ok())) as typeof fetch,
     });
     await expect(client.request({ method: "GET", path: "/zones/x/waf_migration/check" })).resolves.toMatchObject({ status: 200, attempts: 2 });
+  });
+});
+
+describe("limitedFetch", () => {
+  it("a 429's Retry-After, in seconds or as an HTTP date, pauses the whole limiter", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ now: clock.now, sleep: clock.sleep });
+    const answers = [
+      new Response("{}", { status: 429, headers: { "Retry-After": "7" } }),
+      new Response("{}", { status: 429, headers: { "Retry-After": new Date(clock.now() + 60_000).toUTCString() } }),
+    ];
+    const f = limitedFetch((async () => answers.shift()!) as typeof fetch, limiter, clock.now);
+    await f.fetch("http://127.0.0.1/x");
+    expect(await limiter.acquire()).toBe(Date.UTC(2026, 0, 1) + 7_000);
+    await f.fetch("http://127.0.0.1/x");
+    // The date was 60 s after the start; 7 s have passed.
+    expect(await limiter.acquire()).toBe(Date.UTC(2026, 0, 1) + 60_000);
+    expect(f.sent()).toBe(2);
   });
 });
