@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { providerBlock, TerraformHarness, type Root } from "./harness.js";
+import { equivalentConfig, migrate } from "../../dist/sandbox/api/migration.js";
+import { legacyZone, OWASP_PACKAGE, providerBlock, TerraformHarness, ZONE_ID, type Root } from "./harness.js";
 
 const V5 = "5.22.0";
 
@@ -83,5 +84,42 @@ describe("provider 5.x (protocol 6) in the double", () => {
       expect(inner.stderr).toContain('Inappropriate value for attribute "rules": element 1: attribute "expression" is required.');
     },
     120_000,
+  );
+  it(
+    "a migrated zone's entry point imports with zones/<zone_id>/<ruleset_id> into the generated 5.x ruleset: 1 to import, 0 to change; then plan -detailed-exitcode is 0; the 4.x id form is refused",
+    async () => {
+      // The zone migrated on the service: its entry point is the equivalent configuration of its legacy WAF.
+      const zone = legacyZone();
+      const config = equivalentConfig(zone);
+      const rulesetId = migrate(zone, "pending", config).id;
+      const dir = tempDir("cfwm-v5-import-");
+      writeFileSync(path.join(dir, "versions.tf"), readFileSync(path.join(TESTDATA, "pinned-low/versions.tf"), "utf8").replace("~> 3.4.0", "~> 3.35").replace("~> 1.3.0", ">= 1.5"));
+      writeFileSync(path.join(dir, "waf.tf"), `resource "cloudflare_waf_package" "owasp" {\n  zone_id     = "${ZONE_ID}"\n  package_id  = "${OWASP_PACKAGE}"\n  sensitivity = "high"\n  action_mode = "challenge"\n}\n`);
+      const configFile = path.join(dir, "config.json");
+      writeFileSync(configFile, JSON.stringify({ result: config, success: true, errors: [], messages: [] }));
+      const out = path.join(tempDir("cfwm-v5-import-plan-"), "plan");
+      const r = await runCli(["plan", ".", "--provider-major", "5", "--config-json", `${ZONE_ID}=${configFile}`, "--ruleset-id", `${ZONE_ID}=${rulesetId}`, "--out-dir", out, "--format", "json"], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
+      expect(imports).toContain(`id = "zones/${ZONE_ID}/${rulesetId}"`);
+
+      const after = h.root("v5-import", { "versions.tf": providerBlock(V5), "ruleset.tf": readFileSync(path.join(out, "ruleset.tf"), "utf8"), "imports.tf": imports }, [zone]);
+      expect((await after.tf("init", "-input=false")).code).toBe(0);
+      const planned = await after.tf("plan", "-input=false");
+      expect(planned.stderr).toBe("");
+      expect(planned.stdout).toContain("Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.");
+      const applied = await after.tf("apply", "-auto-approve", "-input=false");
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout).toContain("Resources: 1 imported, 0 added, 0 changed, 0 destroyed.");
+      const clean = await after.tf("plan", "-detailed-exitcode", "-input=false");
+      expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+
+      const old = h.root("v5-import-4x-id", { "versions.tf": providerBlock(V5), "ruleset.tf": readFileSync(path.join(out, "ruleset.tf"), "utf8"), "imports.tf": imports.replace('"zones/', '"zone/') }, [zone]);
+      expect((await old.tf("init", "-input=false")).code).toBe(0);
+      const refused = await old.tf("plan", "-input=false");
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("invalid discriminator segment - <{accounts|zones}/{account_id|zone_id}>: expected discriminator to be one of {accounts|zones}");
+    },
+    300_000,
   );
 });
