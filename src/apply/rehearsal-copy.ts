@@ -55,7 +55,8 @@ export function makeRehearsalCopy(chdir: string, stateText: string, extraFiles: 
   const map = (original: string) => path.join(tree, path.relative(base, path.resolve(original)));
   const root = map(chdir);
   writeFileSync(path.join(root, "terraform.tfstate"), stateText);
-  // An override file replaces the backend of the terraform block (remote, s3, …) with this local state.
+  // An override file replaces the backend of the terraform block (remote, s3, …) with this local state; a
+  // backend in an override file also replaces a `cloud {}` block (Terraform's configs/module_merge.go).
   writeFileSync(path.join(root, REHEARSAL_OVERRIDE), 'terraform {\n  backend "local" {\n    path = "terraform.tfstate"\n  }\n}\n');
   return { dir, root, dataDir: path.join(dir, "tf-data"), map };
 }
