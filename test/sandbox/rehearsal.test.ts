@@ -127,6 +127,30 @@ describe("apply's dry run rehearses steps 3-7 on a throwaway copy", () => {
     300_000,
   );
 
+  it(
+    "a ruleset that differs from the live one: the rehearsal stops at the plan check, as the real run would; the dry run exits 1 and nothing real changed",
+    async () => {
+      const ruleset = root.read("ruleset.tf");
+      const edited = ruleset.replace(/description = "[^"]*"/, 'description = "edited by hand"');
+      expect(edited).not.toBe(ruleset);
+      root.write("ruleset.tf", edited);
+      try {
+        const before = hashes(root.dir, root.env.TF_DATA_DIR!, root.accountDir);
+        const { r, report } = await dryRun();
+        expect(r.exitCode).toBe(1);
+        expect(report.rehearsal.status).toBe("failed");
+        expect(report.rehearsal.detail).toContain('the rehearsal stopped at "Check that the imported rulesets match the configuration"');
+        const check = report.rehearsal.steps.find((s: { name: string }) => s.name === "plan-check");
+        expect(check.status).toBe("failed");
+        expect(check.detail).toContain("edited by hand");
+        expect(hashes(root.dir, root.env.TF_DATA_DIR!, root.accountDir)).toEqual(before);
+      } finally {
+        root.write("ruleset.tf", ruleset);
+      }
+    },
+    300_000,
+  );
+
   it("providers not installed (neither in the data directory nor in TF_PLUGIN_CACHE_DIR): it says so and runs nothing", async () => {
     const dir = tempDir("cfwm-no-providers-");
     const ran: string[] = [];
