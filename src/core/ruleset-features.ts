@@ -44,7 +44,23 @@ const TAG_VERSIONS = RULESET_FEATURES.tagsRead.map((t) => ({ tag: t, version: pa
  * Below the first tag (2.26.0) the resource does not exist: "absent".
  */
 export function constructStateAt(construct: string, version: string): ConstructState {
-  const c = RULESET_FEATURES.constructs[construct];
+  // The table never changes, so each answer is remembered: a plan asks the same few questions for every
+  // zone, and thousands of zones made re-deriving them (version parsing, tag scans) most of the plan's work.
+  const key = `${construct}\u0000${version}`;
+  const known = STATE_AT.get(key);
+  if (known !== undefined) return known;
+  const state = computeStateAt(construct, version);
+  if (STATE_AT.size >= MEMO_LIMIT) STATE_AT.clear();
+  STATE_AT.set(key, state);
+  return state;
+}
+
+const STATE_AT = new Map<string, ConstructState>();
+/** A long-lived process asking about ever new versions must not grow the memos without bound. */
+const MEMO_LIMIT = 10_000;
+
+function computeStateAt(construct: string, version: string): ConstructState {
+  const c = Object.hasOwn(RULESET_FEATURES.constructs, construct) ? RULESET_FEATURES.constructs[construct] : undefined;
   if (!c) throw new Error(`construct ${JSON.stringify(construct)} is not in the feature table`);
   const v = parseVersion(version);
   let tag: string | null = null;
@@ -180,9 +196,19 @@ export interface MissingConstruct {
 export function admittedReleases(target: string | readonly string[]): string[] {
   const list = typeof target === "string" ? [target] : [...target];
   const nonBlank = list.filter((c) => c.trim() !== "");
+  // Every zone of a root asks with the same target: remembered per target (a copy goes out, so callers
+  // cannot alter the remembered list). Malformed input is never remembered, so it throws every time.
+  const key = JSON.stringify(nonBlank);
+  const known = ADMITTED.get(key);
+  if (known) return [...known];
   nonBlank.forEach((c) => parseConstraint(c)); // throws InvalidConstraintError on malformed input
-  return TAG_VERSIONS.filter((t) => satisfies(t.version, nonBlank)).map((t) => formatVersion(t.version));
+  const admitted = TAG_VERSIONS.filter((t) => satisfies(t.version, nonBlank)).map((t) => formatVersion(t.version));
+  if (ADMITTED.size >= MEMO_LIMIT) ADMITTED.clear();
+  ADMITTED.set(key, admitted);
+  return [...admitted];
 }
+
+const ADMITTED = new Map<string, string[]>();
 
 /**
  * The constructs `ruleset` (and, unless `imports: false`, the import of step 3) would need that some version
@@ -220,13 +246,25 @@ export function missingConstructs(
   for (const construct of used) {
     const rule = ruleFor(construct, options.constructs !== undefined);
     if (!rule) continue;
-    const lacking = versions.find((v) => !hasConstruct(construct, v));
+    const lacking = firstVersionLacking(construct, versions);
     if (lacking) out.push({ construct, need: rule.need, what: rule.what, minimum: tableMinimumVersion(construct) ?? rule.minimum, missingAt: lacking });
   }
   // A missing block says it all: `rules.logging` missing makes `rules.logging.enabled` noise.
   const names = new Set(out.map((m) => m.construct));
   return out.filter((m) => !names.has(m.construct.slice(0, m.construct.lastIndexOf("."))));
 }
+
+/** The first of `versions` without the construct, remembered per version list (the same for every zone). */
+function firstVersionLacking(construct: string, versions: readonly string[]): string | undefined {
+  const key = `${construct}\u0000${versions.join(" ")}`;
+  if (LACKING.has(key)) return LACKING.get(key) ?? undefined;
+  const lacking = versions.find((v) => !hasConstruct(construct, v));
+  if (LACKING.size >= MEMO_LIMIT) LACKING.clear();
+  LACKING.set(key, lacking ?? null);
+  return lacking;
+}
+
+const LACKING = new Map<string, string | null>();
 
 export interface FittedRuleset {
   ruleset: Ruleset;
