@@ -132,8 +132,11 @@ describe("content", () => {
     const views = zoneViews(estate);
     expect(views).toHaveLength(6);
     for (const v of views) for (const f of v.findings) expect([f.zoneId, (f as { root?: string }).root]).toEqual([v.zone.zoneId, v.zone.root]);
+    // A zone split across roots: the other root's entry says where its one ruleset is generated.
+    (estate.zones[1] as ZoneReport & { rulesetIn?: object }).rulesetIn = { root: "live/team-000", workspace: "default" };
     const page = renderHtml(estate, { title: "scan" });
     expect(page).toContain("<code>live/team-001 (workspace eu)</code>");
+    expect(page).toContain("is generated in root <code>live/team-000</code>");
     expect(page.match(/<tr data-zone-status=/g)).toHaveLength(6);
     // Over the open threshold zones start closed; below it they start open.
     expect(page).toContain("<details open>");

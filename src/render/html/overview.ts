@@ -3,7 +3,7 @@
 // a status filter and a search by zone name or id (the page script applies them).
 import type { Report } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
-import { plural, statusBadge } from "./parts.js";
+import { instanceLabel, plural, statusBadge } from "./parts.js";
 import { STATUS_LABEL, STATUSES, type ZoneView } from "./status.js";
 
 /** What the search matches: the zone's name and id (lower case, as the script compares). */
@@ -12,8 +12,7 @@ export function searchKey(v: ZoneView): string {
 }
 
 export function rootLabel(report: Report, v: ZoneView): string {
-  const root = v.zone.root ?? report.root ?? ".";
-  return v.zone.workspace && v.zone.workspace !== "default" ? `${root} (workspace ${v.zone.workspace})` : root;
+  return instanceLabel(v.zone.root ?? report.root ?? ".", v.zone.workspace);
 }
 
 export function renderOverview(report: Report, views: ZoneView[]): SafeHtml {

@@ -18,6 +18,8 @@ export const STATUS_LABEL: Record<ZoneStatus, { icon: string; text: string }> = 
 export interface EstatePlace {
   root?: string;
   workspace?: string;
+  /** A zone split across roots: this entry's ruleset is generated in that other root. */
+  rulesetIn?: { root: string; workspace: string };
 }
 
 export interface ZoneView {

@@ -5,7 +5,7 @@
 import { CLOUDFLARE_MANAGED_RULESET_ID, LEGACY_PACKAGE_DEFAULTS, OWASP_ANOMALY_SCORE_RULE_ID, OWASP_CORE_RULESET_ID } from "../../core/mappings.js";
 import type { Report, RulesetRule, ZoneLegacy, ZoneReport } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
-import { code, location, plural, severityBadge, statusBadge, table } from "./parts.js";
+import { code, instanceLabel, location, plural, severityBadge, statusBadge, table } from "./parts.js";
 import { rootLabel, searchKey } from "./overview.js";
 import type { ZoneView } from "./status.js";
 
@@ -22,7 +22,7 @@ export function renderZone(report: Report, v: ZoneView, open: boolean): SafeHtml
 ${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by" : v.status === "unknown" ? "Unknown:" : "To review:"} ${v.reasons.join(", ")}</p>` : ""}
 <div class="compare">
 <div><h4>Before: the previous WAF as configured</h4>${before(report, z)}</div>
-<div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${after(z)}</div>
+<div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${z.rulesetIn ? html`<p>This zone's one entry point ruleset, with the skip rules of every root, is generated in root <code>${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}</code>.</p>` : after(z)}</div>
 </div>
 ${findingsTable(report, v)}
 ${unresolvedTable(report, z)}
