@@ -3,7 +3,7 @@
 // statuses, paranoia levels and estate columns come out of the report as it says.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Report, ZoneReport } from "../../src/core/model.js";
+import type { PlanStep, Report, ZoneReport } from "../../src/core/model.js";
 import { renderHtml } from "../../src/render/html/index.js";
 import { escapeHtml, html } from "../../src/render/html/template.js";
 import { statusOf, zoneViews } from "../../src/render/html/status.js";
@@ -100,6 +100,21 @@ describe("content", () => {
     expect(page.split(escapeHtml(ORDER_REASON)).length - 1).toBe(1);
     expect(page).toContain("PL1");
     expect(page).toContain('data-copy-target="cmd-5-1"');
+  });
+
+  it("an estate plan: one list of steps per root and workspace, the order's reason once", () => {
+    const r = handReport();
+    r.plan = {
+      steps: [
+        { number: 5, title: "Remove", commands: ["terraform state rm a"], root: "live/prod", workspace: "default" },
+        { number: 5, title: "Remove", commands: ["terraform state rm b"], root: "live/staging", workspace: "eu" },
+      ] as PlanStep[],
+    };
+    const page = renderHtml(r, { title: "plan" });
+    expect(page).toContain("<h3>Root <code>live/prod</code></h3>");
+    expect(page).toContain("<h3>Root <code>live/staging (workspace eu)</code></h3>");
+    expect(page).toContain('data-copy-target="cmd-g2-5-1"');
+    expect(page.split(escapeHtml(ORDER_REASON)).length - 1).toBe(1);
   });
 
   it("statuses: blocked by an error, unknown with unresolved settings, migrated with only a managed ruleset left, else ready", () => {
