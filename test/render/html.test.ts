@@ -153,6 +153,12 @@ describe("content", () => {
     expect(page).toContain("<code>live/team-001 (workspace eu)</code>");
     expect(page).toContain("is generated in root <code>live/team-000</code>");
     expect(page.match(/<tr data-zone-status=/g)).toHaveLength(6);
+    // Zones an instance has already migrated (roots[].migratedZones) are counted and listed, without details.
+    const done = { ...estate, roots: [{ path: "live/migrated", workspace: "default", states: [], migratedZones: ["7c5b3a1f9e8d7c6b5a4f3e2d1c0b9a8f"] }] } as Report;
+    const withMigrated = renderHtml(done, { title: "scan" });
+    expect(withMigrated.match(/<tr data-zone-status=/g)).toHaveLength(7);
+    expect(withMigrated).toMatch(/<tr data-zone-status="migrated" data-zone-search="7c5b3a1f9e8d7c6b5a4f3e2d1c0b9a8f">[\s\S]*?<code>live\/migrated<\/code>/);
+    expect(withMigrated).toContain('<option value="migrated">Migrated (1)</option>');
     // Over the open threshold zones start closed; below it they start open.
     expect(page).toContain("<details open>");
     const big = renderHtml(replicateZones(await multiZoneReport(), 30) as Report, { title: "scan" });

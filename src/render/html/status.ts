@@ -74,3 +74,19 @@ function codeCounts(findings: Finding[]): string[] {
   for (const f of findings) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
   return [...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c));
 }
+
+/** A zone an instance already manages with its entry point ruleset, with no previous WAF of it left there. */
+export interface MigratedEntry {
+  zoneId: string;
+  root: string;
+  workspace: string;
+}
+
+/**
+ * The estate report's `roots[].migratedZones` (issue #13): such zones have no zone entry (nothing to
+ * migrate), yet the overview counts and lists them. Absent in single-root reports.
+ */
+export function migratedEntries(report: Report): MigratedEntry[] {
+  const roots = (report as Report & { roots?: { path: string; workspace: string; migratedZones?: string[] }[] }).roots ?? [];
+  return roots.flatMap((r) => (r.migratedZones ?? []).map((zoneId) => ({ zoneId, root: r.path, workspace: r.workspace })));
+}
