@@ -187,6 +187,16 @@ describe("an estate page of 40 zones", () => {
     await page.close();
   });
 
+  it("prints every zone open, without the controls", async () => {
+    const page = await open(estateHtml);
+    await page.emulateMedia({ media: "print" });
+    expect(await page.locator(".controls").isVisible()).toBe(false);
+    // What the browser fires before printing (Ctrl+P or a PDF export).
+    await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+    expect(await page.locator("section.zone > details:not([open])").count()).toBe(0);
+    await page.close();
+  });
+
   it("every page load: no request left the page and nothing logged an error", () => {
     expect(leaked).toEqual([]);
     expect(consoleErrors).toEqual([]);
