@@ -56,7 +56,12 @@ function urgencyOf(f: Finding | undefined): SafeHtml {
 
 function certificateTable(report: Report, certs: CertsSection): SafeHtml {
   const byAddress = new Map<string, Finding[]>();
-  for (const f of report.findings) if (f.address) byAddress.set(f.address, [...(byAddress.get(f.address) ?? []), f]);
+  for (const f of report.findings) {
+    if (!f.address) continue;
+    const list = byAddress.get(f.address);
+    if (list) list.push(f);
+    else byAddress.set(f.address, [f]);
+  }
   const rows = certs.certificates.map((c) => {
     const found = byAddress.get(c.address) ?? [];
     const first = found[0];

@@ -23,7 +23,9 @@ export function renderPlan(report: Report): SafeHtml {
   const groups = new Map<string, PlacedStep[]>();
   for (const s of steps) {
     const key = s.root === undefined ? "" : instanceLabel(s.root, s.workspace);
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+    const list = groups.get(key);
+    if (list) list.push(s);
+    else groups.set(key, [s]);
   }
   const many = groups.size > 1 || !groups.has("");
   return html`<section aria-labelledby="plan-title">

@@ -38,7 +38,9 @@ export function zoneViews(report: Report): ZoneView[] {
   const byKey = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const k = key(f.zoneId, f as Finding & EstatePlace);
-    byKey.set(k, [...(byKey.get(k) ?? []), f]);
+    const list = byKey.get(k);
+    if (list) list.push(f);
+    else byKey.set(k, [f]);
   }
   return report.zones.map((zone, i) => {
     const z = zone as ZoneReport & EstatePlace;
