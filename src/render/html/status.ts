@@ -1,6 +1,7 @@
 // Where each zone of the report stands, for the estate overview: ready, blocked (and by what), already
 // migrated, or unknown (a setting the migration needs is not known offline). Pure.
 import type { Finding, Report, ZoneReport } from "../../core/model.js";
+import { ruleDoc } from "../rule-docs.js";
 
 export type ZoneStatus = "ready" | "blocked" | "migrated" | "unknown";
 
@@ -51,8 +52,9 @@ export function zoneViews(report: Report): ZoneView[] {
 }
 
 export function statusOf(zone: ZoneReport, findings: Finding[]): { status: ZoneStatus; reasons: string[] } {
-  const errors = codeCounts(findings.filter((f) => f.severity === "error"));
-  if (!zone.compatible && !errors.some((c) => c.startsWith("URI_WAF_OVERRIDE"))) errors.push("URI-based WAF override (not compatible)");
+  // A blocker says what it is in a sentence: the reviewer deciding from the overview may not know the codes.
+  const errors = codeCounts(findings.filter((f) => f.severity === "error")).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
+  if (!zone.compatible && !errors.some((c) => c.startsWith("URI_WAF_OVERRIDE"))) errors.push(`not compatible: ${ruleDoc("URI_WAF_OVERRIDE").short}`);
   if (errors.length) return { status: "blocked", reasons: errors };
   const unresolved = zone.unresolved?.length ?? 0;
   if (unresolved) return { status: "unknown", reasons: [`${unresolved} setting${unresolved === 1 ? "" : "s"} not known offline (VALUE_UNRESOLVED)`] };

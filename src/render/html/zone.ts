@@ -19,7 +19,7 @@ export function renderZone(report: Report, v: ZoneView, open: boolean): SafeHtml
 <summary><h3 id="${v.anchor}-title">${z.zoneName ? html`${z.zoneName} <code>${z.zoneId}</code>` : html`<code>${z.zoneId}</code>`}</h3>
 · ${statusBadge(v.status)} · plan ${z.plan} · ${z.migrationMode} mode · root <code>${rootLabel(report, v)}</code></summary>
 <div class="zone-body">
-${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by" : v.status === "unknown" ? "Unknown:" : "To review:"} ${v.reasons.join(", ")}</p>` : ""}
+${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by:" : v.status === "unknown" ? "Unknown:" : "To review:"}</p><ul>${v.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : ""}
 <div class="compare">
 <div><h4>Before: the previous WAF as configured</h4>${before(report, z)}</div>
 <div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${z.rulesetIn ? html`<p>This zone's one entry point ruleset, with the skip rules of every root, is generated in root <code>${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}</code>.</p>` : after(z)}</div>
