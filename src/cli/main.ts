@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule<any, any>>> = {
   certs: async () => (await import("./commands/certs.js")).certsCommand,
   apply: async () => (await import("./commands/apply.js")).applyCommand,
   api: async () => (await import("./commands/api.js")).apiCommand,
+  merge: async () => (await import("./commands/merge.js")).mergeCommand,
 };
 
 async function commandsFor(argv: string[]): Promise<CommandModule<any, any>[]> {
@@ -50,7 +51,7 @@ export async function main(rawArgv: string[]): Promise<void> {
       .usage("$0 <command> [options]\n\nFind, plan and gate the move from Cloudflare's previous WAF to cloudflare_ruleset.")
       .command(await commandsFor(argv))
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
-      .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")
+      .demandCommand(1, "Name a command: scan, plan, gate, apply, certs, api or merge.")
       .strict()
       .version(toolVersion())
       .help()

@@ -288,6 +288,8 @@ export interface ZoneReport {
   unresolved?: ZoneUnresolved[];
   /** The previous WAF as configured for this zone, item by item with file:line (for reviewers; see zone-legacy.ts). */
   legacy?: ZoneLegacy;
+  /** `--online` only: what the Cloudflare API said about the zone, and when (see docs/report-format.md). */
+  service?: ZoneService;
 }
 
 /** Where one legacy item is: its address and its block's file:line (null when only state knows it). */
@@ -315,6 +317,37 @@ export interface ZoneLegacy {
   pageRules: (ZoneLegacyItem & { target: string | null; disableSecurity: boolean; waf: string | null; status: string | null })[];
   /** The zone-wide switch of the previous WAF (`waf = "on" | "off"`), where zone settings set it. */
   zoneWafSettings: (ZoneLegacyItem & { value: string | null; expression: string | null })[];
+}
+
+/** One answer of the service that a zone's entry used. */
+export interface ServiceCall {
+  operation: "check" | "status" | "config" | "entrypoint" | "zone";
+  /** When the service gave the answer (ISO 8601); older than the run when it came from the cache. */
+  fetchedAt: string;
+  fromCache: boolean;
+}
+
+/** `zones[].service`: the service's view of a zone (`--online`). */
+export interface ZoneService {
+  /** `check?phase_two=1` → `compatible`; null when not known. */
+  compatible: boolean | null;
+  /** `check` → `migration_state` as the service spells it; null when not known. */
+  migrationState: string | null;
+  /** Where the migration stands, read from check and status: `start` (previous WAF only), `validation` (both on), `finished` (new WAF only), `unknown`. */
+  status: "start" | "validation" | "finished" | "unknown";
+  /** The entry point ruleset id once the zone has one (validation or finished): it fills the import. */
+  rulesetId: string | null;
+  /** The zone's plan from `GET /zones/{id}`, asked only when Terraform does not say it; null otherwise. */
+  plan?: ZonePlan | null;
+  /** Where `ruleset` came from: the service's equivalent configuration, the live entry point, or the offline rules. */
+  rulesetSource: "service-config" | "entrypoint" | "offline";
+  /** The oldest answer used (ISO 8601); null when nothing was fetched. */
+  fetchedAt: string | null;
+  /** True when every answer used came from the cache. */
+  fromCache: boolean;
+  calls: ServiceCall[];
+  /** Why the service could not tell (the call that failed and its reason); the entry is then offline only. */
+  error?: string;
 }
 
 /** One entry of `ZoneReport.unresolved`. */

@@ -2,7 +2,6 @@
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { analyze } from "../../core/analyze.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
@@ -18,10 +17,13 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { evaluateProviderGate } from "../../terraform/provider-gate.js";
+import { versionFindings } from "../plan-versions.js";
+import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
+import { analyzeOnline } from "../../online/enrich.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
-export interface GateArgs extends CommonArgs {
+export interface GateArgs extends CommonArgs, OnlineArgs {
   "target-provider"?: string;
 }
 
@@ -29,7 +31,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   command: "gate [paths..]",
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
-    withOutputOptions(withInputOptions(y), FORMATS, "error").option("target-provider", {
+    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error")).option("target-provider", {
       type: "string",
       describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
     }) as unknown as Argv<GateArgs>,
@@ -39,23 +41,27 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
+    const session = onlineSessionFromArgs(argv);
 
     const ws = await loadCliWorkspace(argv);
-    const analysis = analyze(ws.domain, {
-      zonePlans,
-      stateKnown: ws.stateKnown,
-      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
-    });
+    const { analysis, decorate } = await analyzeOnline(
+      ws.domain,
+      { zonePlans, stateKnown: ws.stateKnown, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) },
+      session,
+    );
     const providers = await collectProviderInfo(ws.tree, ws.base);
     const gate = evaluateProviderGate(ws, providers, target);
+    // What plan would refuse or warn about for the versions the roots pin (issue 21), before anyone runs it.
+    const versions = versionFindings(ws, providers, analysis.zones.map((z) => z.zone.ruleset));
     const report = buildReport({
       version: toolVersion(),
       root: relativeRoot(ws.base),
       resources: ws.resources,
       analysis,
-      extraFindings: [...ws.findings, ...gate.findings],
+      extraFindings: [...ws.findings, ...gate.findings, ...versions],
       errors: [...ws.errors, ...providers.errors, ...gate.errors],
     });
+    decorate(report);
 
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
