@@ -152,6 +152,7 @@ describe("content", () => {
     const page = renderHtml(estate, { title: "scan" });
     expect(page).toContain("<code>live/team-001 (workspace eu)</code>");
     expect(page).toContain("is generated in root <code>live/team-000</code>");
+    expect(views.length && zoneViews(estate)[1]!.reasons.at(-1)).toBe("its one ruleset, with this root's skip rules, is generated in live/team-000");
     expect(page.match(/<tr data-zone-status=/g)).toHaveLength(6);
     // Zones an instance has already migrated (roots[].migratedZones) are counted and listed, without details.
     const done = { ...estate, roots: [{ path: "live/migrated", workspace: "default", states: [], migratedZones: ["7c5b3a1f9e8d7c6b5a4f3e2d1c0b9a8f"] }] } as Report;

@@ -3,8 +3,8 @@
 // a status filter and a search by zone name or id (the page script applies them).
 import type { Report } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
-import { instanceLabel, plural, statusBadge } from "./parts.js";
-import { STATUS_LABEL, STATUSES, type MigratedEntry, type ZoneView } from "./status.js";
+import { plural, statusBadge } from "./parts.js";
+import { instanceLabel, STATUS_LABEL, STATUSES, type MigratedEntry, type ZoneView } from "./status.js";
 
 /** What the search matches: the zone's name and id (lower case, as the script compares). */
 export function searchKey(v: ZoneView): string {

@@ -39,8 +39,3 @@ export function plural(n: number, noun: string): string {
 export function table(caption: string, head: string[], rows: SafeHtml[]): SafeHtml {
   return html`<div class="table-wrap"><table><caption class="muted">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
-
-/** `live/prod`, or `live/staging (workspace eu)`: the default workspace is not named. */
-export function instanceLabel(root: string, workspace?: string): string {
-  return workspace && workspace !== "default" ? `${root} (workspace ${workspace})` : root;
-}

@@ -2,7 +2,7 @@
 // the order (the reset-on-destroy trap) stated once, above the steps.
 import type { PlanStep, Report } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
-import { instanceLabel } from "./parts.js";
+import { instanceLabel } from "./status.js";
 
 export const ORDER_REASON =
   "The order is the safety: every previous-WAF package, group and rule leaves the Terraform state before its block is deleted. " +

@@ -33,6 +33,11 @@ export interface ZoneView {
   reasons: string[];
 }
 
+/** `live/prod`, or `live/staging (workspace eu)`: the default workspace is not named. */
+export function instanceLabel(root: string, workspace?: string): string {
+  return workspace && workspace !== "default" ? `${root} (workspace ${workspace})` : root;
+}
+
 /** Findings belong to a zone entry by zone id, and by root and workspace when the report carries them. */
 export function zoneViews(report: Report): ZoneView[] {
   const key = (zoneId: string | null, p: EstatePlace) => `${zoneId}\u0000${p.root ?? ""}\u0000${p.workspace ?? ""}`;
@@ -47,6 +52,7 @@ export function zoneViews(report: Report): ZoneView[] {
     const z = zone as ZoneReport & EstatePlace;
     const findings = byKey.get(key(z.zoneId, z)) ?? [];
     const { status, reasons } = statusOf(z, findings);
+    if (z.rulesetIn) reasons.push(`its one ruleset, with this root's skip rules, is generated in ${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}`);
     return { anchor: `zone-${i + 1}`, zone: z, findings, status, reasons };
   });
 }

@@ -5,9 +5,9 @@
 import { CLOUDFLARE_MANAGED_RULESET_ID, LEGACY_PACKAGE_DEFAULTS, OWASP_ANOMALY_SCORE_RULE_ID, OWASP_CORE_RULESET_ID } from "../../core/mappings.js";
 import type { Report, RulesetRule, ZoneLegacy, ZoneReport } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
-import { code, instanceLabel, location, plural, severityBadge, statusBadge, table } from "./parts.js";
+import { code, location, plural, severityBadge, statusBadge, table } from "./parts.js";
+import { instanceLabel, type ZoneView } from "./status.js";
 import { rootLabel, searchKey } from "./overview.js";
-import type { ZoneView } from "./status.js";
 
 /** Zones start open in a small report; in a large one they open from the overview's links. */
 export const OPEN_ZONES_UP_TO = 25;
