@@ -29,3 +29,4 @@ export { FINDING_CODES, highestSeverity, severityRank, sortFindings, tripsFailOn
 export * from "./legacy-types.js";
 export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
 export { auditCertificates, type Certificate } from "./certs.js";
+export { fnv1a32, inShard, normalizeRootPath, parseShardSpec, selectShard, shardOfRoot, ShardSpecError, type ShardSpec } from "./shard.js";
