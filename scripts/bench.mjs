@@ -3,7 +3,7 @@
 // into .bench/ (reused while the seed and sizes are unchanged), runs the built CLI on each as a child
 // process, and prints files, bytes, wall seconds, MB/s and peak RSS per case, against the targets.
 //
-//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many] [--no-full] [--runs N]
+//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many,html] [--no-full] [--runs N]
 //
 // --scale shrinks every size (0.1 for a quick look); --no-full skips the full-parse baseline of the
 // monorepo (minutes). Peak RSS is the child's own (`/usr/bin/time -f %M`, or the child's
@@ -21,6 +21,7 @@ const CLI = path.join(ROOT, "dist/cli/main.js");
 const HOOK = path.join(ROOT, "scripts/bench/rss-hook.mjs");
 const STATE_READER = path.join(ROOT, "scripts/bench/read-state.mjs");
 const SCAN_DRIVER = path.join(ROOT, "scripts/bench/scan-driver.mjs");
+const HTML_DRIVER = path.join(ROOT, "scripts/bench/html-page.mjs");
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -32,7 +33,7 @@ const opt = (name, dflt) => {
 const flag = (name) => args.includes(`--${name}`);
 const seed = Number(opt("seed", "20240601"));
 const scale = Number(opt("scale", "1"));
-const only = opt("only", "startup,a,b,state,many,merge").split(",");
+const only = opt("only", "startup,a,b,state,many,html,merge").split(",");
 const runs = Number(opt("runs", "1"));
 const MB = 1_000_000;
 const sz = (n) => Math.max(1, Math.round(n * scale));
@@ -223,6 +224,27 @@ if (only.includes("many")) {
     const rg = row(`${name}: gate`, t.files, t.bytes, best([CLI, "gate", dir, "--state", state, "--format", "json", "--fail-on", "never", "--quiet"]));
     const ratio = (a, b) => `${(a.wall / b.wall).toFixed(2)}${Number.isNaN(a.cpu) ? "" : ` (CPU ${(a.cpu / b.cpu).toFixed(2)})`}`;
     notes.push(`${name}: plan / scan = ${ratio(rp, rs)}, plan --out-dir / scan = ${ratio(ro, rs)}, gate / scan = ${ratio(rg, rs)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The HTML report at estate size (issue 16): page size, render time, and the time chromium takes to load
+// the page from disk (and to expand every zone), for 1,000 zones. The row's wall and RSS are the driver's
+// (render plus the browser session); the figures that matter are in the note.
+if (only.includes("html")) {
+  const zones = sz(1000);
+  const r = run([HTML_DRIVER, String(zones), path.join(BENCH, `html-${zones}.html`)]);
+  let m = null;
+  try {
+    m = JSON.parse(r.stdout.trim().split("\n").pop());
+  } catch {
+    /* the row shows the exit code */
+  }
+  row(`html page: ${zones} zones (render + chromium)`, 1, m?.bytes ?? 0, r);
+  if (m) {
+    notes.push(
+      `html page, ${m.zones} zones: ${(m.bytes / MB).toFixed(1)} MB, rendered in ${m.renderMs} ms; chromium: loaded and painted in ${m.loadMs ?? "-"} ms, every zone expanded in ${m.expandMs ?? "-"} ms`,
+    );
   }
 }
 

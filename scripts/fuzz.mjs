@@ -32,6 +32,7 @@ const BUDGET = {
   "address-key-hcl": 5_000,
   "page-rule-expression": 15_000,
   "page-rule-untranslatable": 3_000,
+  "template-runs": 600,
   "credential-echo": 5_000,
   "prototype-names": 400,
   workspace: 1_500,
@@ -73,6 +74,7 @@ async function loadImpl() {
   ]);
   const redaction = await dist("core/secret-redaction.js");
   const analysis = await dist("core/analyze.js");
+  const templateCost = await dist("terraform/hcl/template-cost.js");
   let hcl2parser;
   try {
     hcl2parser = createRequire(import.meta.url)("hcl2-parser");
@@ -96,6 +98,8 @@ async function loadImpl() {
     loadWorkspace: workspace.loadWorkspace,
     createSecretRedactor: redaction.createSecretRedactor,
     analyze: analysis.analyze,
+    templateCostOverrun: templateCost.templateCostOverrun,
+    parseWithRuntime: hcl2json.parseWithRuntime,
   };
 }
 

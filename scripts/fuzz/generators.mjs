@@ -591,6 +591,35 @@ export const hostileTarget = fc
   })
   .map(({ head, run, times, tail, zoneName }) => ({ target: head.join("") + run.repeat(times) + tail.join(""), zoneName }));
 
+// ---- long runs of $ and % in template text (issue 17) -----------------------------------------------------
+
+/**
+ * A file whose one template holds a long run of a piece with `$` or `%` in it, in a quoted string, a heredoc
+ * or a comment, next to a legacy resource, sometimes in a file the fast reader leaves to hcl2json whole (a
+ * top-level attribute) or with a `{` after the run: up to 400,000 characters, so size scaling is part of it.
+ */
+export const templateRun = fc
+  .record({
+    piece: fc.constantFrom("$", "%", "$a", "a%", "%s", "$$", "%%", "$%", "a$b", "$ ", "\\$"),
+    times: fc.oneof(fc.nat({ max: 40 }), fc.integer({ min: 1_000, max: 200_000 })),
+    where: fc.constantFrom("quoted", "heredoc", "comment", "top-level attribute"),
+    after: fc.constantFrom("", "{", "${x}", "%{ if true }y%{ endif }", "$"),
+    legacy: fc.boolean(),
+  })
+  .map(({ piece, times, where, after, legacy }) => {
+    const run = piece.repeat(times) + after;
+    const head = legacy ? 'resource "cloudflare_waf_group" "g" {\n  zone_id  = "z"\n  group_id = "g"\n  mode     = "off"\n}\n\n' : "";
+    const body =
+      where === "quoted"
+        ? `locals {\n  s = "${run}"\n}\n`
+        : where === "heredoc"
+          ? `locals {\n  s = <<EOT\n${run}\nEOT\n}\n`
+          : where === "comment"
+            ? `# ${run}\nlocals {\n  s = 1\n}\n`
+            : `x = "${run}"\n`;
+    return { text: head + body, piece, times, where, after, legacy };
+  });
+
 // ---- credentials echoed in transformed forms (issue 18 §3) ---------------------------------------------
 
 const TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".split("");

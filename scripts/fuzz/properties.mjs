@@ -31,6 +31,8 @@ import * as g from "./generators.mjs";
  *   loadWorkspace: (opts: any) => Promise<any>;
  *   createSecretRedactor?: (input: { secrets: string[]; wholeOnly?: string[]; marker: string }) => (text: string) => string;
  *   analyze?: (inv: any, opts: any) => any;
+ *   templateCostOverrun?: (text: string) => unknown;
+ *   parseWithRuntime?: (file: string, text: string) => Promise<unknown>;
  * }} Impl
  * @typedef {{ file: string; text: string }} Fixture
  * @typedef {{ hcl: Fixture[]; json: Fixture[]; state: Fixture[]; trees: { name: string; files: Fixture[] }[] }} Fixtures
@@ -600,6 +602,36 @@ export const pageRuleHostileTargets = {
   show: (input) => ({ zoneName: input.zoneName, target: clip(input.target, 300), length: input.target.length }),
 };
 
+// ---- template runs ---------------------------------------------------------------------------------------
+
+/** @type {Property} */
+export const templateRuns = {
+  name: "template-runs",
+  title: "long runs of $ and % in a template: read by the fast reader or within hcl2json's work budget, else a positioned error",
+  arbitrary: () => g.templateRun,
+  async run(input, { impl }, stats) {
+    if (!impl.parseConfigFileSelective || !impl.templateCostOverrun || !impl.parseWithRuntime) return void count(stats, "not available");
+    /** @type {string[]} */
+    const texts = [];
+    const judge = {
+      bytes: 0,
+      close: async () => {},
+      parse: async (/** @type {string} */ file, /** @type {string} */ text) => {
+        texts.push(text);
+        return impl.parseWithRuntime?.(file, text);
+      },
+    };
+    const out = await guarded("parseConfigFileSelective", () => impl.parseConfigFileSelective?.("main.tf", input.text, { select: () => true, judge }));
+    if (!out.ok) checkPositionedError(out.error, "main.tf", input.text, "parseConfigFileSelective");
+    // The only text over the budget hcl2json may be handed is one its guard refuses before scanning.
+    const over = texts.filter((t) => impl.templateCostOverrun?.(t) !== null);
+    if (over.length) ensure(!out.ok && /^Template text too costly to read/.test(out.error.message), `a text over the work budget reached hcl2json: ${out.ok ? "it was parsed" : out.error.message}`);
+    const size = input.text.length >= 100_000 ? "long" : "short";
+    count(stats, `${size}: ${texts.length === 0 ? "fast reader alone" : over.length ? "refused over the budget" : "hcl2json within the budget"}, ${out.ok ? "read" : "error"}`);
+  },
+  show: (input) => ({ piece: input.piece, times: input.times, where: input.where, after: input.after, legacy: input.legacy, length: input.text.length }),
+};
+
 // ---- credential redaction -------------------------------------------------------------------------------
 
 /**
@@ -775,7 +807,7 @@ export const prototypeNames = {
 };
 
 /** Every property, in report order. */
-export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, credentialRedaction, prototypeNames, workspacePipeline];
+export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, templateRuns, credentialRedaction, prototypeNames, workspacePipeline];
 
 /**
  * Runs one property for `numRuns` cases with fast-check (shrinking a failure to a minimal input).

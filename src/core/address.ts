@@ -96,6 +96,9 @@ export function parseModulePath(text: string): AddressStep[] {
   }
 }
 
+const IDENTIFIER = /[\p{ID_Start}_][\p{ID_Continue}_-]*/uy;
+const INDEX = /-?[0-9]+/y;
+
 class AddressParser {
   private pos = 0;
   constructor(private readonly text: string) {}
@@ -114,7 +117,9 @@ class AddressParser {
   }
 
   identifier(): string {
-    const m = /^[\p{ID_Start}_][\p{ID_Continue}_-]*/u.exec(this.text.slice(this.pos));
+    // Sticky match at the position: slicing the rest of the text for every name cost more than the match.
+    IDENTIFIER.lastIndex = this.pos;
+    const m = IDENTIFIER.exec(this.text);
     if (!m) this.fail("expected a name");
     this.pos += m![0].length;
     return m![0];
@@ -126,7 +131,8 @@ class AddressParser {
     let key: IndexKey;
     if (this.text[this.pos] === '"') key = this.quoted();
     else {
-      const m = /^-?[0-9]+/.exec(this.text.slice(this.pos));
+      INDEX.lastIndex = this.pos;
+      const m = INDEX.exec(this.text);
       if (!m) this.fail("expected an index key");
       this.pos += m![0].length;
       key = Number(m![0]);

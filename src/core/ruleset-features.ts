@@ -44,7 +44,23 @@ const TAG_VERSIONS = RULESET_FEATURES.tagsRead.map((t) => ({ tag: t, version: pa
  * Below the first tag (2.26.0) the resource does not exist: "absent".
  */
 export function constructStateAt(construct: string, version: string): ConstructState {
-  const c = RULESET_FEATURES.constructs[construct];
+  // The table never changes, so each answer is remembered: a plan asks the same few questions for every
+  // zone, and thousands of zones made re-deriving them (version parsing, tag scans) most of the plan's work.
+  const key = `${construct}\u0000${version}`;
+  const known = STATE_AT.get(key);
+  if (known !== undefined) return known;
+  const state = computeStateAt(construct, version);
+  if (STATE_AT.size >= MEMO_LIMIT) STATE_AT.clear();
+  STATE_AT.set(key, state);
+  return state;
+}
+
+const STATE_AT = new Map<string, ConstructState>();
+/** A long-lived process asking about ever new versions must not grow the memos without bound. */
+const MEMO_LIMIT = 10_000;
+
+function computeStateAt(construct: string, version: string): ConstructState {
+  const c = Object.hasOwn(RULESET_FEATURES.constructs, construct) ? RULESET_FEATURES.constructs[construct] : undefined;
   if (!c) throw new Error(`construct ${JSON.stringify(construct)} is not in the feature table`);
   const v = parseVersion(version);
   let tag: string | null = null;
@@ -180,33 +196,75 @@ export interface MissingConstruct {
 export function admittedReleases(target: string | readonly string[]): string[] {
   const list = typeof target === "string" ? [target] : [...target];
   const nonBlank = list.filter((c) => c.trim() !== "");
+  // Every zone of a root asks with the same target: remembered per target (a copy goes out, so callers
+  // cannot alter the remembered list). Malformed input is never remembered, so it throws every time.
+  const key = JSON.stringify(nonBlank);
+  const known = ADMITTED.get(key);
+  if (known) return [...known];
   nonBlank.forEach((c) => parseConstraint(c)); // throws InvalidConstraintError on malformed input
-  return TAG_VERSIONS.filter((t) => satisfies(t.version, nonBlank)).map((t) => formatVersion(t.version));
+  const admitted = TAG_VERSIONS.filter((t) => satisfies(t.version, nonBlank)).map((t) => formatVersion(t.version));
+  if (ADMITTED.size >= MEMO_LIMIT) ADMITTED.clear();
+  ADMITTED.set(key, admitted);
+  return [...admitted];
 }
+
+const ADMITTED = new Map<string, string[]>();
 
 /**
  * The constructs `ruleset` (and, unless `imports: false`, the import of step 3) would need that some version
  * the target admits lacks. A target that admits no version read (`~> 9.0`) lacks nothing we can name.
  */
+export interface FitOptions {
+  /** Whether step 3's import counts (default true). */
+  imports?: boolean;
+  /**
+   * The constructs a ruleset written by someone else uses (cf-terraforming's output, parsed), instead of what
+   * the generator would emit for `ruleset`. Those the generator never writes are judged by the table as
+   * required (dropping them would change the ruleset); those the table does not know cannot be judged.
+   */
+  constructs?: readonly string[];
+}
+
+/** The version rule of a construct found in someone else's ruleset: the generator's, else the table's. */
+function ruleFor(construct: string, foreign: boolean): EmittedConstruct | null {
+  const rule = GENERATOR_CONSTRUCTS[construct];
+  if (rule) return rule;
+  if (!foreign) throw new Error(`the generator emits ${construct}, which has no version rule`);
+  const minimum = tableMinimumVersion(construct);
+  return minimum && RULESET_FEATURES.constructs[construct] ? { minimum, need: "required", what: construct } : null;
+}
+
 export function missingConstructs(
   ruleset: Ruleset,
   providerVersionOrConstraint: string | readonly string[],
-  options: { imports?: boolean } = {},
+  options: FitOptions = {},
 ): MissingConstruct[] {
   const versions = admittedReleases(providerVersionOrConstraint);
-  const used = constructsOf(ruleset);
+  const used = options.constructs ? [...options.constructs] : constructsOf(ruleset);
   if (options.imports ?? true) used.unshift("import");
   const out: MissingConstruct[] = [];
   for (const construct of used) {
-    const rule = GENERATOR_CONSTRUCTS[construct];
-    if (!rule) throw new Error(`the generator emits ${construct}, which has no version rule`);
-    const lacking = versions.find((v) => !hasConstruct(construct, v));
+    const rule = ruleFor(construct, options.constructs !== undefined);
+    if (!rule) continue;
+    const lacking = firstVersionLacking(construct, versions);
     if (lacking) out.push({ construct, need: rule.need, what: rule.what, minimum: tableMinimumVersion(construct) ?? rule.minimum, missingAt: lacking });
   }
   // A missing block says it all: `rules.logging` missing makes `rules.logging.enabled` noise.
   const names = new Set(out.map((m) => m.construct));
   return out.filter((m) => !names.has(m.construct.slice(0, m.construct.lastIndexOf("."))));
 }
+
+/** The first of `versions` without the construct, remembered per version list (the same for every zone). */
+function firstVersionLacking(construct: string, versions: readonly string[]): string | undefined {
+  const key = `${construct}\u0000${versions.join(" ")}`;
+  if (LACKING.has(key)) return LACKING.get(key) ?? undefined;
+  const lacking = versions.find((v) => !hasConstruct(construct, v));
+  if (LACKING.size >= MEMO_LIMIT) LACKING.clear();
+  LACKING.set(key, lacking ?? null);
+  return lacking;
+}
+
+const LACKING = new Map<string, string | null>();
 
 export interface FittedRuleset {
   ruleset: Ruleset;
@@ -217,7 +275,7 @@ export interface FittedRuleset {
 }
 
 /** Leaves out the optional constructs the target lacks; reports the required ones it lacks. */
-export function fitRuleset(ruleset: Ruleset, target: string | readonly string[], options: { imports?: boolean } = {}): FittedRuleset {
+export function fitRuleset(ruleset: Ruleset, target: string | readonly string[], options: FitOptions = {}): FittedRuleset {
   const lacking = missingConstructs(ruleset, target, options);
   const drop = new Set(lacking.filter((m) => m.need === "optional").map((m) => m.construct));
   const rules = ruleset.rules.map((r) => {

@@ -14,6 +14,8 @@ import * as parse from "../../src/terraform/hcl/parse.js";
 import { scanStructure } from "../../src/terraform/hcl/structure.js";
 import { parseStateText } from "../../src/terraform/state.js";
 import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { templateCostOverrun } from "../../src/terraform/hcl/template-cost.js";
+import { parseWithRuntime } from "../../src/terraform/parse-pool/runtime.js";
 import { ROOT } from "./cli.js";
 
 export { generators, properties };
@@ -46,6 +48,8 @@ export const srcImpl = {
   loadWorkspace,
   createSecretRedactor,
   analyze,
+  templateCostOverrun,
+  parseWithRuntime,
 };
 
 let fixtures: Awaited<ReturnType<typeof properties.loadFixtures>> | null = null;

@@ -12,8 +12,10 @@ import { makeStyle, shouldColor } from "../../render/style.js";
 import { CliError } from "../errors.js";
 import { readStdin } from "../io.js";
 import { parsePairs, parseZonePlans, VAR_FILE_OPTION, VAR_OPTION, variableArgs } from "../options.js";
+import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
+import { completeWithService } from "../../online/enrich.js";
 
-export interface ApplyArgs {
+export interface ApplyArgs extends OnlineArgs {
   paths?: string[];
   state?: string | string[];
   "terraform-bin": string;
@@ -34,7 +36,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
   command: "apply [paths..]",
   describe: "Run the migration through terraform or tofu: backup, import, plan check, state rm, delete legacy blocks, plan (dry run unless --yes)",
   builder: (y: Argv) =>
-    y
+    withOnlineOptions(y)
       .positional("paths", { type: "string", array: true, describe: "directories or .tf/.tf.json files to scan (default: --chdir, else .)" })
       .option("state", { type: "string", describe: "read the inventory from this state file instead of `state pull` (terraform still uses its own backend); - reads stdin" })
       .option("terraform-bin", { type: "string", default: "terraform", describe: "terraform, tofu, or a path to either" })
@@ -55,6 +57,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       throw new CliError("--format, --terraform-bin and --chdir can be given once");
     }
     const rulesetIds = parsePairs(argv["ruleset-id"], "ruleset-id");
+    const session = onlineSessionFromArgs(argv);
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     const configJson = parsePairs(argv["config-json"], "config-json");
     const json = argv.format === "json";
@@ -72,6 +75,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       zonePlans,
       configJson,
       variables: variableArgs(argv),
+      ...(session ? { completeOptions: completeWithService(session) } : {}),
       ...(argv["provider-major"] !== undefined ? { providerMajor: argv["provider-major"] as 4 | 5 } : {}),
       readStdin,
       ...(progress ? { onCommand: (c: string) => process.stderr.write(`  running: ${c}\n`) } : {}),

@@ -18,6 +18,7 @@
 // asks the user to edit that file by hand.
 
 import * as guards from "./guards.js";
+import { fastTopLevelItems, readWholeFileFast } from "./fast-items.js";
 import { locateTopLevelItems, type BlockSpan, type TopLevelItems } from "./tree.js";
 
 export interface BlockTarget {
@@ -234,8 +235,17 @@ function mergeSpans(spans: (Span & { idx: number })[]): (Span & { idxs: number[]
   return out;
 }
 
+/**
+ * The top-level items, from the fast reader when it reads the whole file (valid, and nothing but blocks,
+ * white space and comments at the top level), else from tree-sitter (which the hcl2json check then backs).
+ */
+async function topLevelItems(text: string): Promise<TopLevelItems> {
+  const fast = readWholeFileFast(text);
+  return fast ? fastTopLevelItems(text, fast.blocks) : locateTopLevelItems(text);
+}
+
 async function removeHclBlocks(text: string, targets: BlockTarget[], file: string): Promise<RemoveBlocksResult> {
-  const items = await locateTopLevelItems(text);
+  const items = await topLevelItems(text);
   if (items.hasError) {
     throw new UnsafeEditError(file, "syntax-error", "tree-sitter found a syntax error; fix the file (terraform validate) first");
   }
@@ -276,7 +286,7 @@ async function removeHclBlocks(text: string, targets: BlockTarget[], file: strin
 
   // Re-parse the result with both parsers; it must hold exactly the other blocks, in the same order.
   const expected = items.blocks.filter((b) => !found.includes(b));
-  const after = await locateTopLevelItems(out);
+  const after = await topLevelItems(out);
   const sig = (bs: BlockTarget[]): string => JSON.stringify(bs.map((b) => [b.type, ...b.labels]));
   if (after.hasError) throw new UnsafeEditError(file, "result-invalid", "the edited text would have a syntax error");
   if (sig(after.blocks) !== sig(expected)) {

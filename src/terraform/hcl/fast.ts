@@ -61,6 +61,12 @@ function isIdentStart(c: number): boolean {
 function isIdentChar(c: number): boolean {
   return isIdentStart(c) || (c >= C.D0 && c <= C.D9) || c === C.MINUS;
 }
+/** Just past the run of character `c` that starts at `i`. */
+function runEnd(s: string, i: number, c: number): number {
+  while (s.charCodeAt(i) === c) i++;
+  return i;
+}
+
 function isDigit(c: number): boolean {
   return c >= C.D0 && c <= C.D9;
 }
@@ -749,7 +755,15 @@ class Parser {
           litStart = this.pos;
           continue;
         }
-        if (s.charCodeAt(this.pos + 2) === c) this.bail(); // `$$$`: leave the tokenising to HCL
+        if (s.charCodeAt(this.pos + 2) === c) {
+          // A longer run is literal text when no `{` (or escape) follows it; with one, leave the tokenising
+          // to HCL. Read here, because HCL's scanner is quadratic in such runs (a 64k run took minutes).
+          const end = runEnd(s, this.pos, c);
+          const next = s.charCodeAt(end);
+          if (next === C.LBRACE || next === C.BACKSLASH) this.bail();
+          this.pos = end;
+          continue;
+        }
         this.pos += 2;
         continue;
       }
@@ -889,7 +903,13 @@ class Parser {
             litStart = this.pos;
             continue;
           }
-          if (s.charCodeAt(this.pos + 2) === c) this.bail();
+          if (s.charCodeAt(this.pos + 2) === c) {
+            // As in quoted strings: a run no `{` follows is literal text.
+            const end = runEnd(s, this.pos, c);
+            if (s.charCodeAt(end) === C.LBRACE) this.bail();
+            this.pos = end;
+            continue;
+          }
           this.pos += 2;
           continue;
         }

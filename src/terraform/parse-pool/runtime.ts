@@ -5,6 +5,7 @@
 // process.
 import { createRequire } from "node:module";
 import path from "node:path";
+import { templateCostError, templateCostOverrun } from "../hcl/template-cost.js";
 
 type Hcl2Json = typeof import("@cdktn/hcl2json");
 
@@ -27,6 +28,9 @@ export function isDeadRuntimeError(e: unknown): boolean {
 
 /** Parses with the current runtime; when it has died, once more with a fresh one. */
 export async function parseWithRuntime(file: string, text: string): Promise<unknown> {
+  // Its scanner is quadratic on some template text: over the work budget, refuse with a position instead.
+  const overrun = templateCostOverrun(text);
+  if (overrun) throw templateCostError(file, overrun);
   try {
     return await hcl2jsonRuntime().parse(file, text);
   } catch (e) {
