@@ -3,7 +3,7 @@
 // into .bench/ (reused while the seed and sizes are unchanged), runs the built CLI on each as a child
 // process, and prints files, bytes, wall seconds, MB/s and peak RSS per case, against the targets.
 //
-//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many,html] [--no-full] [--runs N]
+//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many,html,merge,estate] [--no-full] [--runs N]
 //
 // --scale shrinks every size (0.1 for a quick look); --no-full skips the full-parse baseline of the
 // monorepo (minutes). Peak RSS is the child's own (`/usr/bin/time -f %M`, or the child's
@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureManyInstances, ensureState, ensureTree } from "./bench/generate.mjs";
+import { ensureEstate } from "./bench/estate.mjs";
 import { ensureShardReports } from "./bench/shard-reports.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -33,7 +34,7 @@ const opt = (name, dflt) => {
 const flag = (name) => args.includes(`--${name}`);
 const seed = Number(opt("seed", "20240601"));
 const scale = Number(opt("scale", "1"));
-const only = opt("only", "startup,a,b,state,many,html,merge").split(",");
+const only = opt("only", "startup,a,b,state,many,html,merge,estate").split(",");
 const runs = Number(opt("runs", "1"));
 const MB = 1_000_000;
 const sz = (n) => Math.max(1, Math.round(n * scale));
@@ -228,6 +229,23 @@ if (only.includes("many")) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Estate (issue 13): 1,000 roots with one state each sharing one module (~50 MB of state in all) against
+// the same configuration and resources as one root: at most 1.5x the time and 1.3x the peak RSS.
+if (only.includes("estate")) {
+  const roots = sz(1000);
+  const dir = path.join(BENCH, `estate-${seed}-${roots}`);
+  const e = ensureEstate(dir, { seed, roots, stateBytes: 50_000 });
+  console.error(`estate: ${e.roots} roots, ${e.resources} resources, ${(e.stateBytes / MB).toFixed(1)} MB of state${e.reused ? " (reused)" : ""}`);
+  const estateArgs = [CLI, "scan", ".", ...e.statePaths.flatMap((p) => ["--state", p]), "--format", "json", "--fail-on", "never", "--quiet"];
+  const singleArgs = [CLI, "scan", ".", "--state", "terraform.tfstate", "--format", "json", "--fail-on", "never", "--quiet"];
+  run(singleArgs, { cwd: path.join(dir, "single") }); // page cache
+  run(estateArgs, { cwd: path.join(dir, "estate") });
+  const rs = row(`estate: one root, ${roots} module calls, one state`, roots + 1, e.singleStateBytes, best(singleArgs, { cwd: path.join(dir, "single") }));
+  const re = row(`estate: ${roots} roots, one state each`, roots + 1, e.stateBytes, best(estateArgs, { cwd: path.join(dir, "estate") }));
+  notes.push(`estate: ${roots} roots / one root = ${(re.wall / rs.wall).toFixed(2)}x time${Number.isNaN(re.cpu) ? "" : ` (CPU ${(re.cpu / rs.cpu).toFixed(2)}x)`}, ${(re.rssMb / rs.rssMb).toFixed(2)}x peak RSS`);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The HTML report at estate size (issue 16): page size, render time, and the time chromium takes to load
 // the page from disk (and to expand every zone), for 1,000 zones. The row's wall and RSS are the driver's
 // (render plus the browser session); the figures that matter are in the note.
@@ -301,6 +319,13 @@ for (const r of rows.filter((x) => / instances.*: plan$/.test(x.name))) {
   if (!scan) continue;
   check(`${r.name} ≤ 1.5 × scan (wall)`, r.wall <= 1.5 * scan.wall, `${(r.wall / scan.wall).toFixed(2)} × (${r.wall.toFixed(2)} s vs ${scan.wall.toFixed(2)} s)`);
   if (!Number.isNaN(r.cpu)) check(`${r.name} ≤ 1.5 × scan (CPU)`, r.cpu <= 1.5 * scan.cpu, `${(r.cpu / scan.cpu).toFixed(2)} × (${r.cpu.toFixed(2)} s vs ${scan.cpu.toFixed(2)} s)`);
+}
+const est = rows.find((r) => /^estate: \d+ roots, one state each/.test(r.name));
+const one = rows.find((r) => r.name.startsWith("estate: one root"));
+if (est && one) {
+  check("estate ≤ 1.5 × one root (wall)", est.wall <= 1.5 * one.wall, `${(est.wall / one.wall).toFixed(2)} × (${est.wall.toFixed(2)} s vs ${one.wall.toFixed(2)} s)`);
+  if (!Number.isNaN(est.cpu)) check("estate ≤ 1.5 × one root (CPU)", est.cpu <= 1.5 * one.cpu, `${(est.cpu / one.cpu).toFixed(2)} × (${est.cpu.toFixed(2)} s vs ${one.cpu.toFixed(2)} s)`);
+  check("estate peak RSS ≤ 1.3 × one root", est.rss <= 1.3 * one.rss, `${(est.rss / one.rss).toFixed(2)} × (${est.rss.toFixed(0)} MB vs ${one.rss.toFixed(0)} MB)`);
 }
 const mg = find("merge: 16 shard reports");
 if (mg && scale === 1) check("merge of 16 shard reports of 1,000 roots < 2 s", mg.wall < 2 && mg.code === 0, `${mg.wall.toFixed(2)} s, exit ${mg.code}`);

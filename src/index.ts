@@ -9,6 +9,14 @@ export * from "./core/index.js";
 export { loadWorkspace, type Workspace, type WorkspaceOptions } from "./terraform/workspace.js";
 export { collectProviderInfo, type ProviderInfo } from "./terraform/providers.js";
 
+// Estates: many root modules and workspaces, one instance each (src/estate/).
+export { loadEstate, type Estate, type EstateInstance, type EstateOptions, type OwnedState } from "./estate/load.js";
+export { estateRoots, DEFAULT_WORKSPACE, type EstateRoot } from "./estate/instances.js";
+export { parseStateArg, stateOwner, workspaceOf, type StateArg, type StateOwner } from "./estate/state-owner.js";
+export { analyzeEstate, type EstateAnalysis, type EstateAnalyzeOptions, type InstanceAnalysis, type InstanceInput } from "./estate/analyze.js";
+export { buildEstateReport, instanceInputs } from "./estate/report.js";
+export { estateProviderGate } from "./estate/gate.js";
+
 // Rendering a report in each format the CLI prints.
 export { renderText, type TextOptions } from "./render/text.js";
 export { renderJson } from "./render/json.js";

@@ -20,6 +20,7 @@ import { detectVersion, stateList, statePull, type TerraformCli, type TerraformV
 import { readServiceConfig } from "../terraform/service-config.js";
 import type { VariableArgs } from "../terraform/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
+import { displayPath } from "../terraform/config.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
 import { inputRecord } from "../core/null-proto.js";
@@ -72,6 +73,13 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
     ...(input.variables ? { variables: input.variables } : {}),
   });
+  // apply changes one root's state: over several roots (an estate) it refuses before any change.
+  if (ws.tree.roots.length > 1) {
+    const roots = ws.tree.roots.map((r) => displayPath(r.dir.dir, ws.base));
+    throw new ApplyRefusedError([
+      `apply migrates one root module, and the paths read hold ${roots.length}: ${roots.join(", ")}: run it in one of them (--chdir ROOT), once per root and workspace (TF_WORKSPACE)`,
+    ]);
+  }
   const reasons = ws.errors.map((e) => {
     const file = fromPull && e.file === "<stdin>" ? `${cli.bin} state pull` : e.file;
     return `${file}${e.line !== null ? `:${e.line}${e.column !== null ? `:${e.column}` : ""}` : ""}: ${e.message}`;

@@ -22,6 +22,8 @@ export interface CommonArgs {
   "var-file"?: string[];
   /** `--var NAME=VALUE` (repeatable): root variable values, after every --var-file. */
   var?: string[];
+  /** `--ruleset-root ZONE_ID=ROOT` (repeatable): the root that gets a split zone's ruleset. */
+  "ruleset-root"?: string[];
 }
 
 /** `--var-file` / `--var`: what the commands that read configuration accept to evaluate it offline. */
@@ -46,7 +48,8 @@ export function withInputOptions<T>(y: Argv<T>) {
     .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" })
     .option("full-parse", { type: "boolean", default: false, hidden: true, describe: "read every file with hcl2json (slow reference path)" })
     .option(VAR_FILE_OPTION.name, VAR_FILE_OPTION.spec)
-    .option(VAR_OPTION.name, VAR_OPTION.spec);
+    .option(VAR_OPTION.name, VAR_OPTION.spec)
+    .option("ruleset-root", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=ROOT: the root module that gets the entry point ruleset of a zone split across roots" });
 }
 
 export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], failOnDefault: FailOn) {

@@ -472,7 +472,7 @@ function underUnfollowedModule(ref: ResourceRef, opts: AnalyzeOptions): boolean 
 }
 
 /** A zone-level finding points at the zone's resource, or else its first legacy block. */
-function zoneAnchor(z: ZoneInventory): { file: string; line: number } | null {
+export function zoneAnchor(z: ZoneInventory): { file: string; line: number } | null {
   const candidates: (ResourceRef | undefined)[] = [
     z.zone?.ref,
     ...[...z.packages, ...z.groups, ...z.rules, ...z.overrides, ...z.firewallRules, ...z.pageRules].map((x) => x.ref),

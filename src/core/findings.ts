@@ -54,6 +54,8 @@ export const FINDING_CODES = {
   RULESET_CONSTRUCT_OMITTED: "info",
   /** required_version admits Terraform below 1.5 (or says nothing): no import {} blocks, terraform import instead. */
   IMPORT_BLOCKS_UNAVAILABLE: "info",
+  /** A zone's settings live in several roots (or workspaces): one entry point ruleset, in one of them, takes every root's skip rules. */
+  ZONE_SPLIT_ACROSS_ROOTS: "warning",
   /** `--online`: the service and the offline rules disagree (compatibility, the ruleset, the migration state). */
   SERVICE_DISAGREES: "warning",
   /** `--online`: a call for the zone failed (after retries); the zone's entry is offline only. */
@@ -112,7 +114,9 @@ export function sortFindings(findings: Finding[]): Finding[] {
       cmp(a.file, b.file) ||
       (a.line ?? 0) - (b.line ?? 0) ||
       cmp(a.code, b.code) ||
-      cmp(a.address, b.address),
+      cmp(a.address, b.address) ||
+      cmp(a.root ?? null, b.root ?? null) ||
+      cmp(a.workspace ?? null, b.workspace ?? null),
   );
 }
 

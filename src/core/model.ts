@@ -249,6 +249,9 @@ export interface Finding {
   line: number | null;
   /** Extra machine-readable data (legacy ids, limits, commands). Optional, extends the contract compatibly. */
   details?: Record<string, unknown>;
+  /** The root module (path relative to the report's `root`) and workspace the finding is about. */
+  root?: string;
+  workspace?: string;
 }
 
 /** Input that could not be read or parsed: its presence makes the exit code 2. */
@@ -286,6 +289,14 @@ export interface ZoneReport {
    * in their place and the zone is not ready to migrate until they are supplied (--var-file, --var, --state).
    */
   unresolved?: ZoneUnresolved[];
+  /** The root module (relative to the report's `root`) and workspace this entry is for. */
+  root?: string;
+  workspace?: string;
+  /**
+   * A zone whose settings live in several roots has one entry point ruleset, in one root: the other roots'
+   * entries have no rules and no import, and say here where the ruleset is.
+   */
+  rulesetIn?: { root: string; workspace: string };
   /** The previous WAF as configured for this zone, item by item with file:line (for reviewers; see zone-legacy.ts). */
   legacy?: ZoneLegacy;
   /** `--online` only: what the Cloudflare API said about the zone, and when (see docs/report-format.md). */
@@ -362,6 +373,18 @@ export interface PlanStep {
   title: string;
   commands: string[];
   notes?: string[];
+  /** The root module and workspace the step runs in (several roots: each has its own steps). */
+  root?: string;
+  workspace?: string;
+}
+
+/** One (root, workspace) instance the report covers, with the states that made it (none: config only). */
+export interface ReportRoot {
+  path: string;
+  workspace: string;
+  states: string[];
+  /** Zones this instance already manages with an entry point ruleset and no legacy WAF (absent when none). */
+  migratedZones?: string[];
 }
 
 export interface Report {
@@ -369,6 +392,8 @@ export interface Report {
   tool: { name: string; version: string };
   /** The directory `file` paths are relative to, itself relative to the working directory ("." or "infra/prod"). */
   root?: string;
+  /** Every (root, workspace) instance read, in path order. */
+  roots?: ReportRoot[];
   resources: ReportResource[];
   zones: ZoneReport[];
   findings: Finding[];
@@ -381,7 +406,7 @@ export interface Report {
 }
 
 /** A resource as the report lists it: the inventory entry without its attribute values. */
-export type ReportResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState">;
+export type ReportResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState"> & { root?: string; workspace?: string };
 
 export function refOf(r: InventoryResource): ResourceRef {
   return {

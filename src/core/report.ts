@@ -1,14 +1,16 @@
 // Assembles the JSON report (DESIGN.md section 4) from the inventory and the analysis. Pure.
 import type { AnalysisResult } from "./analyze.js";
 import { sortFindings } from "./findings.js";
-import type { Finding, InputError, InventoryResource, PlanStep, Report } from "./model.js";
+import type { Finding, InputError, InventoryResource, PlanStep, Report, ReportRoot } from "./model.js";
 
 export const TOOL_NAME = "cf-waf-migrate";
 
 export function buildReport(input: {
   version: string;
   root?: string;
-  resources: InventoryResource[];
+  /** Several roots or workspaces (an estate): the instances read; resources then carry theirs. */
+  roots?: ReportRoot[];
+  resources: (InventoryResource & { root?: string; workspace?: string })[];
   analysis: AnalysisResult;
   extraFindings?: Finding[];
   errors: InputError[];
@@ -18,6 +20,7 @@ export function buildReport(input: {
     schemaVersion: 1,
     tool: { name: TOOL_NAME, version: input.version },
     ...(input.root !== undefined ? { root: input.root } : {}),
+    ...(input.roots !== undefined ? { roots: input.roots } : {}),
     resources: input.resources.map((r) => ({
       address: r.address,
       type: r.type,
@@ -26,6 +29,7 @@ export function buildReport(input: {
       zoneId: r.zoneId,
       inConfig: r.inConfig,
       inState: r.inState,
+      ...(r.root !== undefined ? { root: r.root, workspace: r.workspace ?? "default" } : {}),
     })),
     zones: input.analysis.zones.map((z) => z.zone),
     findings: sortFindings([...input.analysis.findings, ...(input.extraFindings ?? [])]),

@@ -5,6 +5,7 @@
 // (xunit-plugin junit-10.xsd), which CI test views accept: `skipped` exists on <testsuite> only.
 import type { Finding, InputError, Report, ZoneReport } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
+import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { CHECK_COMPATIBILITY, CHECK_PROVIDER_UPGRADE, compareCodes, INPUT_ERROR, ruleDoc, ZONE_CHECKS } from "./rule-docs.js";
 
 export interface JunitOptions {
@@ -29,17 +30,16 @@ interface TestSuite {
 
 export function renderJunit(report: Report, opts: JunitOptions = {}): string {
   const suites: TestSuite[] = [];
-  const zoneIds = new Set(report.zones.map((z) => z.zoneId));
-  const byZone = new Map<string, Finding[]>();
+  const { byZone, other } = findingsByZone(report);
   const noZone: Finding[] = [];
   const otherZones = new Map<string, Finding[]>();
-  for (const f of report.findings) {
+  for (const f of other) {
     if (f.zoneId === null) noZone.push(f);
-    else if (zoneIds.has(f.zoneId)) byZone.set(f.zoneId, [...(byZone.get(f.zoneId) ?? []), f]);
     else otherZones.set(f.zoneId, [...(otherZones.get(f.zoneId) ?? []), f]);
   }
 
-  for (const z of report.zones) suites.push(zoneSuite(report, z, byZone.get(z.zoneId) ?? []));
+  const estate = isEstate(report);
+  for (const z of report.zones) suites.push(zoneSuite(report, z, byZone.get(zoneKey(z.zoneId, z)) ?? [], estate));
   // Findings that name a zone the migration does not touch (certificates, for instance): a suite of their
   // own, with only the checks that found something.
   for (const [zoneId, findings] of [...otherZones].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -60,8 +60,8 @@ export function renderJunit(report: Report, opts: JunitOptions = {}): string {
   return out.join("\n") + "\n";
 }
 
-function zoneSuite(report: Report, z: ZoneReport, findings: Finding[]): TestSuite {
-  const name = `zone ${z.zoneId}${z.zoneName ? ` (${z.zoneName})` : ""}`;
+function zoneSuite(report: Report, z: ZoneReport, findings: Finding[], estate: boolean): TestSuite {
+  const name = `zone ${z.zoneId}${z.zoneName ? ` (${z.zoneName})` : ""}${estate ? ` in ${instanceLabel(z)}` : ""}`;
   const cases = checks(report, findings, ZONE_CHECKS);
   if (!z.compatible) {
     // The compatibility check fails on the zone's verdict even if no URI_WAF_OVERRIDE finding came along.
@@ -76,6 +76,7 @@ function zoneSuite(report: Report, z: ZoneReport, findings: Finding[]): TestSuit
       ["plan", z.plan],
       ["compatible", String(z.compatible)],
       ["migrationMode", z.migrationMode],
+      ...(estate ? ([["root", z.root ?? "."], ["workspace", z.workspace ?? "default"]] as [string, string][]) : []),
     ],
     cases,
   };

@@ -5,6 +5,8 @@
 import type { Finding, InputError, PlanStep, Report, RulesetRule, Severity, ZoneReport } from "../core/model.js";
 import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
+import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
+import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
@@ -30,14 +32,9 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
       (report.root && report.root !== "." ? ` under ${codeSpan(report.root)}` : ""),
   );
 
-  const zoneIds = new Set(report.zones.map((z) => z.zoneId));
-  const byZone = new Map<string, Finding[]>();
-  const other: Finding[] = [];
-  for (const f of report.findings) {
-    if (f.zoneId !== null && zoneIds.has(f.zoneId)) byZone.set(f.zoneId, [...(byZone.get(f.zoneId) ?? []), f]);
-    else other.push(f);
-  }
-  const verdicts = report.zones.map((z) => zoneVerdict(z, byZone.get(z.zoneId) ?? []));
+  const { byZone, other } = findingsByZone(report);
+  const estate = isEstate(report);
+  const verdicts = report.zones.map((z) => zoneVerdict(z, byZone.get(zoneKey(z.zoneId, z)) ?? [], estate));
   if (report.zones.length) {
     const n = (k: ZoneVerdict["kind"]) => verdicts.filter((v) => v.kind === k).length;
     fixed.push("", `**Zones:** ${n("blocked")} blocked · ${n("act")} to act on · ${n("ready")} ready`);
@@ -45,6 +42,11 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
 
   const sections: BudgetSection[] = [];
   const add = (s: BudgetSection | null) => s && sections.push(s);
+  if (estate) {
+    // Many roots: one line per zone entry before everything else.
+    const lines = estateSummary(report);
+    add({ open: ["", `### Estate summary (${plural(report.roots!.length, "root/workspace instance")}, ${lines.length} zone entr${lines.length === 1 ? "y" : "ies"})`, ""], items: lines.map((l) => [`- **${STATUS_LABEL[l.status]}** ${summarySentence(l, (t) => codeSpan(t))}`]), close: [], noun: "zone entries", priority: 0, maxShare: 0.4 });
+  }
   add(codeCounts(report.findings));
   const needAction = verdicts.filter((v) => v.kind !== "ready").sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "blocked" ? -1 : 1));
   if (needAction.length) {
@@ -66,11 +68,11 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   }
   if (report.plan && report.plan.steps.length) {
     const d = details(`Plan (${plural(report.plan.steps.length, "step")})`);
-    add({ ...d, items: report.plan.steps.map((step) => ["", ...planStep(step)]), noun: "steps", priority: 4 });
+    add({ ...d, items: report.plan.steps.map((step) => ["", ...planStep(step, estate)]), noun: "steps", priority: 4 });
   }
   if (report.zones.length) {
     const d = details(`Zone details (${plural(report.zones.length, "zone")})`);
-    add({ ...d, items: report.zones.map((z) => ["", ...zoneSection(report, z, byZone.get(z.zoneId) ?? [])]), noun: "zones", priority: 5 });
+    add({ ...d, items: report.zones.map((z) => ["", ...zoneSection(report, z, byZone.get(zoneKey(z.zoneId, z)) ?? [], estate)]), noun: "zones", priority: 5 });
   }
 
   const tail: string[] = [];
@@ -88,7 +90,7 @@ interface ZoneVerdict {
 }
 
 /** Blocked: an error finding or not compatible; to act on: warnings; ready: nothing but information. */
-function zoneVerdict(z: ZoneReport, findings: Finding[]): ZoneVerdict {
+function zoneVerdict(z: ZoneReport, findings: Finding[], estate: boolean): ZoneVerdict {
   const codes = (s: Severity) => codeList(findings.filter((f) => f.severity === s));
   const errors = codes("error");
   const warnings = codes("warning");
@@ -99,7 +101,7 @@ function zoneVerdict(z: ZoneReport, findings: Finding[]): ZoneVerdict {
     ...(blockers.length ? [`**blocked by** ${blockers.join(", ")}`] : []),
     ...(warnings.length ? [`to act on: ${warnings.join(", ")}`] : []),
   ];
-  return { kind, line: `- ${codeSpan(z.zoneId)}${z.zoneName ? ` (${inline(z.zoneName)})` : ""}: ${parts.join("; ")}` };
+  return { kind, line: `- ${codeSpan(z.zoneId)}${z.zoneName ? ` (${inline(z.zoneName)})` : ""}${estate ? ` in ${codeSpan(instanceLabel(z))}` : ""}: ${parts.join("; ")}` };
 }
 
 /** `CODE` or `CODE ×n`, in order of first appearance. */
@@ -141,9 +143,9 @@ function heading(report: Report, title: string): string {
   return `## cf-waf-migrate ${inline(title)}: ${parts.join(" · ")}`;
 }
 
-function zoneSection(report: Report, z: ZoneReport, findings: Finding[]): string[] {
+function zoneSection(report: Report, z: ZoneReport, findings: Finding[], estate: boolean): string[] {
   const out: string[] = [];
-  out.push(`### Zone ${codeSpan(z.zoneId)}${z.zoneName ? ` (${inline(z.zoneName)})` : ""}`);
+  out.push(`### Zone ${codeSpan(z.zoneId)}${z.zoneName ? ` (${inline(z.zoneName)})` : ""}${estate ? ` in ${codeSpan(instanceLabel(z))}` : ""}`);
   out.push("");
   const compat = z.compatible ? "compatible" : "**not compatible** (URI-based WAF override)";
   out.push(`Plan ${codeSpan(z.plan)} · ${compat} · migration mode ${codeSpan(z.migrationMode)}`);
@@ -156,14 +158,19 @@ function zoneSection(report: Report, z: ZoneReport, findings: Finding[]): string
   if (findings.length) out.push(...findingsTable(report, findings, false));
   else out.push("No findings.");
 
-  out.push("", `#### Generated ruleset ${codeSpan(z.ruleset.name)} (${plural(z.ruleset.rules.length, "rule")})`, "");
-  if (z.ruleset.rules.length) {
-    out.push("| # | Action | Expression | Description | Details |", "| ---: | --- | --- | --- | --- |");
-    z.ruleset.rules.forEach((r, i) => {
-      out.push(`| ${i + 1} | ${codeSpan(r.action, true)} | ${codeSpan(r.expression, true)} | ${cell(r.description)} | ${cell(ruleDetails(r))} |`);
-    });
+  if (z.rulesetIn) {
+    // The zone's one ruleset is planned in another root (ZONE_SPLIT_ACROSS_ROOTS).
+    out.push("", `#### Generated ruleset`, "", `Planned in ${codeSpan(instanceLabel(z.rulesetIn))}, with this root's skip rules.`);
   } else {
-    out.push("No rules.");
+    out.push("", `#### Generated ruleset ${codeSpan(z.ruleset.name)} (${plural(z.ruleset.rules.length, "rule")})`, "");
+    if (z.ruleset.rules.length) {
+      out.push("| # | Action | Expression | Description | Details |", "| ---: | --- | --- | --- | --- |");
+      z.ruleset.rules.forEach((r, i) => {
+        out.push(`| ${i + 1} | ${codeSpan(r.action, true)} | ${codeSpan(r.expression, true)} | ${cell(r.description)} | ${cell(ruleDetails(r))} |`);
+      });
+    } else {
+      out.push("No rules.");
+    }
   }
 
   if (z.imports.length) {
@@ -222,10 +229,10 @@ function ruleDetails(r: RulesetRule): string {
   return parts.join("; ");
 }
 
-function planStep(step: PlanStep): string[] {
+function planStep(step: PlanStep, estate: boolean): string[] {
   const marker = `${step.number}. `;
   const pad = " ".repeat(marker.length);
-  const out = [`${marker}${inline(step.title)}`];
+  const out = [`${marker}${estate && step.root !== undefined ? `${codeSpan(instanceLabel(step))}: ` : ""}${inline(step.title)}`];
   for (const n of step.notes ?? []) out.push("", `${pad}${inline(n)}`);
   if (step.commands.length) {
     out.push("");

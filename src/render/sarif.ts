@@ -130,6 +130,13 @@ export function renderSarif(report: Report, opts: SarifOptions = {}): string {
   return JSON.stringify(log, null, 2) + "\n";
 }
 
+function instanceParts(f: Finding): string[] {
+  const out: string[] = [];
+  if (f.root !== undefined && f.root !== ".") out.push(`root:${f.root}`);
+  if (f.workspace !== undefined && f.workspace !== "default") out.push(`workspace:${f.workspace}`);
+  return out;
+}
+
 function findingResult(report: Report, f: Finding, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
   const r: SarifResult = {
     ruleId: f.code,
@@ -139,9 +146,11 @@ function findingResult(report: Report, f: Finding, index: number, fingerprint: (
     partialFingerprints: {
       // Code, address and zone: stable across runs while the resource exists, whatever line it moves to.
       // A finding without an address (zone- or provider-level) hashes its file instead.
-      [FINGERPRINT_KEY]: fingerprint([f.code, f.address ?? (f.file !== null ? `file:${f.file}` : null), f.zoneId]),
+      // Identical addresses in two roots (or workspaces) are two results: the instance joins the hash,
+      // except the one instance of a single-root run, whose fingerprints stay as they were.
+      [FINGERPRINT_KEY]: fingerprint([f.code, f.address ?? (f.file !== null ? `file:${f.file}` : null), f.zoneId, ...instanceParts(f)]),
     },
-    properties: { zoneId: f.zoneId, address: f.address },
+    properties: { zoneId: f.zoneId, address: f.address, ...(f.root !== undefined ? { root: f.root, workspace: f.workspace ?? "default" } : {}) },
   };
   // A finding without a file gets no location: SARIF allows that, but GitHub code scanning will not show
   // it. The core anchors almost every finding (a zone finding at the zone's resource or first legacy block,

@@ -4,6 +4,8 @@
 import type { Finding, InputError, Report, Severity, ZoneReport } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { makeStyle, type Style } from "./style.js";
+import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
+import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 
 export interface TextOptions {
   color: boolean;
@@ -16,18 +18,15 @@ export function renderText(report: Report, opts: TextOptions): string {
   const out: string[] = [];
   out.push(summaryLine(report, st, opts.title ?? "scan"));
 
-  const byZone = new Map<string, Finding[]>();
-  const other: Finding[] = [];
-  const zoneIds = new Set(report.zones.map((z) => z.zoneId));
-  for (const f of report.findings) {
-    if (f.zoneId && zoneIds.has(f.zoneId)) byZone.set(f.zoneId, [...(byZone.get(f.zoneId) ?? []), f]);
-    else other.push(f);
-  }
+  const { byZone, other } = findingsByZone(report);
+  const estate = isEstate(report);
+  // Many roots: the one-line-per-zone summary first, the details after.
+  if (estate) out.push(...estateSummaryLines(report, st));
 
   for (const z of report.zones) {
     out.push("");
-    out.push(zoneHeader(z, st));
-    for (const f of byZone.get(z.zoneId) ?? []) out.push(...findingLines(report, f, st));
+    out.push(zoneHeader(z, st, estate));
+    for (const f of byZone.get(zoneKey(z.zoneId, z)) ?? []) out.push(...findingLines(report, f, st));
     out.push(...zoneDetails(z, st));
   }
   if (other.length) {
@@ -39,7 +38,7 @@ export function renderText(report: Report, opts: TextOptions): string {
     out.push("");
     out.push(st.bold("Plan"));
     for (const step of report.plan.steps) {
-      out.push(`  ${step.number}. ${step.title}`);
+      out.push(`  ${estate && step.root !== undefined ? `[${instanceLabel(step)}] ` : ""}${step.number}. ${step.title}`);
       for (const c of step.commands) out.push(`       ${c}`);
       for (const n of step.notes ?? []) out.push(st.dim(`       note: ${n}`));
     }
@@ -54,6 +53,16 @@ export function renderText(report: Report, opts: TextOptions): string {
     out.push(st.ok("No previous-WAF resources or WAF-related settings found."));
   }
   return out.join("\n") + "\n";
+}
+
+function estateSummaryLines(report: Report, st: Style): string[] {
+  const lines = estateSummary(report);
+  const out = ["", st.bold(`Estate summary: ${report.roots!.length} root/workspace instances, ${lines.length} zone entr${lines.length === 1 ? "y" : "ies"}`)];
+  for (const l of lines) {
+    const label = STATUS_LABEL[l.status].padEnd(12);
+    out.push(`  ${l.status === "blocked" ? st.severity("error", label) : l.status === "ready" || l.status === "migrated" ? st.ok(label) : label} ${summarySentence(l)}`);
+  }
+  return out;
 }
 
 function summaryLine(report: Report, st: Style, title: string): string {
@@ -71,8 +80,8 @@ function summaryLine(report: Report, st: Style, title: string): string {
   return st.bold(`cf-waf-migrate ${title}: `) + parts.join(", ");
 }
 
-function zoneHeader(z: ZoneReport, st: Style): string {
-  const name = z.zoneName ? ` (${z.zoneName})` : "";
+function zoneHeader(z: ZoneReport, st: Style, estate: boolean): string {
+  const name = (z.zoneName ? ` (${z.zoneName})` : "") + (estate ? ` in ${instanceLabel(z)}` : "");
   const compat = z.compatible ? st.ok("compatible") : st.severity("error", "NOT compatible");
   return st.bold(`Zone ${z.zoneId}${name}`) + `  plan ${z.plan} · ${compat} · migration mode ${z.migrationMode}`;
 }
@@ -85,7 +94,9 @@ function findingLines(report: Report, f: Finding, st: Style): string[] {
 
 function zoneDetails(z: ZoneReport, st: Style): string[] {
   const lines: string[] = [];
-  lines.push(`  ${st.bold("Ruleset")} "${z.ruleset.name}" (${z.ruleset.rules.length} rules):`);
+  // A zone split across roots has its one ruleset in another root: say where instead of "0 rules".
+  if (z.rulesetIn) lines.push(`  ${st.bold("Ruleset")} planned in ${instanceLabel(z.rulesetIn)}, with this root's skip rules (ZONE_SPLIT_ACROSS_ROOTS)`);
+  else lines.push(`  ${st.bold("Ruleset")} "${z.ruleset.name}" (${z.ruleset.rules.length} rules):`);
   for (const r of z.ruleset.rules) {
     const state = r.enabled ? "" : " [disabled]";
     if (r.action === "skip") lines.push(`    skip     ${r.expression}${state}`);

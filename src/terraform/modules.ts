@@ -27,6 +27,8 @@ export interface RemoteModule {
   source: string;
   file: string;
   line: number;
+  /** Absolute directory of the root module whose tree reaches the call (estates split findings by root). */
+  rootDir?: string;
 }
 
 export interface ConfigTree {
@@ -175,7 +177,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
         const key = childPath.replace(/(^|\.)module\./g, "$1").replace(/^\./, "");
         const dir = installed.get(key);
         if (!dir) {
-          tree.remoteModules.push({ path: childPath, source: call.source, file: call.file, line: call.line });
+          tree.remoteModules.push({ path: childPath, source: call.source, file: call.file, line: call.line, rootDir: stack[0]! });
           continue;
         }
         childDir = dir;

@@ -27,7 +27,13 @@ export function legacyAddressesOf(resources: readonly InventoryResource[]): Lega
  * and the legacy resources that belong to it: those whose blocks live in its module directories, and those
  * only state knows, from the state files that belong to it (`stateOwners`: matched by the addresses they share).
  */
-export function evaluateProviderGate(ws: Pick<Workspace, "resources" | "tree" | "states">, info: ProviderInfo, targetVersion: string | undefined): ProviderGateOutcome {
+export function evaluateProviderGate(
+  ws: Pick<Workspace, "resources" | "tree" | "states">,
+  info: ProviderInfo,
+  targetVersion: string | undefined,
+  /** Name the root in messages and details even when `info` holds one (one root of an estate). */
+  opts: { nameRoot?: boolean } = {},
+): ProviderGateOutcome {
   const legacy = legacyAddressesOf(ws.resources);
   const roots: RootProviders[] = info.roots.length
     ? info.roots
@@ -58,7 +64,7 @@ export function evaluateProviderGate(ws: Pick<Workspace, "resources" | "tree" | 
       ...(targetVersion !== undefined ? { targetVersion } : {}),
       legacyAddresses: mine,
       fallback: root.anchor,
-      ...(roots.length > 1 ? { root: root.root } : {}),
+      ...(roots.length > 1 || opts.nameRoot ? { root: root.root } : {}),
     });
     out.findings.push(...result.findings);
     out.errors.push(...result.errors);

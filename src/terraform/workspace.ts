@@ -64,21 +64,7 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   });
   errors.push(...tree.errors);
 
-  const states: StateRead[] = [];
-  let stdinUsed = false;
-  for (const p of opts.statePaths) {
-    if (p === "-") {
-      if (stdinUsed) {
-        errors.push({ file: "<stdin>", line: null, column: null, message: "standard input can be read only once (--state - given twice)" });
-        continue;
-      }
-      stdinUsed = true;
-    }
-    // A big (streamed) state keeps only the resource types the tool reads: the rest is not even parsed.
-    const outcome = await readStateSource(p, opts.readStdin, opts.cwd, { keepWhenStreaming: isRelevant });
-    if (outcome.ok) states.push(outcome.state);
-    else errors.push(outcome.error);
-  }
+  const states = (await readStates(opts.statePaths, opts.readStdin, opts.cwd, errors)).map((r) => r.state);
 
   const rootVariables = await loadRootVariables(
     tree.roots.map((r) => r.dir.dir),
@@ -91,7 +77,36 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   const resources = buildInventory(tree, states, evaluation);
   const domain = readDomain(resources, errors);
   await locateAttributeErrors(errors, base);
-  const findings = tree.remoteModules.map((m) =>
+  const findings = remoteModuleFindings(tree.remoteModules);
+  return { base, tree, states, resources, domain, findings, errors: errors.map(oneLineError), stateKnown: states.length > 0, remoteModules: tree.remoteModules };
+}
+
+/**
+ * Reads every `--state` (standard input at most once), in order. What cannot be read is an input error;
+ * the rest is returned with the argument (and its position) it came from.
+ */
+export async function readStates(statePaths: string[], readStdin: () => Promise<Buffer>, cwd: string, errors: InputError[]): Promise<{ index: number; path: string; state: StateRead }[]> {
+  const out: { index: number; path: string; state: StateRead }[] = [];
+  let stdinUsed = false;
+  for (const [index, p] of statePaths.entries()) {
+    if (p === "-") {
+      if (stdinUsed) {
+        errors.push({ file: "<stdin>", line: null, column: null, message: "standard input can be read only once (--state - given twice)" });
+        continue;
+      }
+      stdinUsed = true;
+    }
+    // A big (streamed) state keeps only the resource types the tool reads: the rest is not even parsed.
+    const outcome = await readStateSource(p, readStdin, cwd, { keepWhenStreaming: isRelevant });
+    if (outcome.ok) out.push({ index, path: p, state: outcome.state });
+    else errors.push(outcome.error);
+  }
+  return out;
+}
+
+/** Remote modules are not scanned: one finding each, at the module call. */
+export function remoteModuleFindings(remoteModules: RemoteModule[]): Finding[] {
+  return remoteModules.map((m) =>
     finding(
       "REMOTE_MODULE_NOT_FOLLOWED",
       `${m.path} comes from ${m.source}: remote modules are not scanned; their legacy WAF resources are only seen through state`,
@@ -99,11 +114,10 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
       { source: m.source },
     ),
   );
-  return { base, tree, states, resources, domain, findings, errors: errors.map(oneLineError), stateKnown: states.length > 0, remoteModules: tree.remoteModules };
 }
 
 /** Every error is one line, whatever names or values it quotes (a label may hold a newline). */
-function oneLineError(e: InputError): InputError {
+export function oneLineError(e: InputError): InputError {
   // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(e.message) ? { ...e, message: e.message.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === "\n" ? "\\n" : c === "\t" ? " " : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)) } : e;
 }

@@ -213,14 +213,19 @@ describe("gate: several root configurations", () => {
     return { dir, state };
   }
 
-  it("decides per root: the state-only legacy resource belongs to the root whose config the state matches", async () => {
+  it("decides per root: the state-only legacy resource belongs to the root the state is given to", async () => {
     const { dir, state } = twoRoots();
-    const plain = await gateJson([dir, "--state", state]);
+    // The state lies outside both roots: which one it belongs to must be said (ROOT=FILE).
+    const unowned = await gateJson([dir, "--state", state]);
+    expect(unowned.exitCode).toBe(2);
+    expect(unowned.report.errors[0]!.message).toContain("say which root it belongs to with --state ROOT=");
+    const stateArg = `${path.join(dir, "envs/stage")}=${state}`;
+    const plain = await gateJson([dir, "--state", stateArg]);
     expect(plain.report.errors).toEqual([]);
     expect(blockedOf(plain.report)).toEqual([]);
     expect(plain.exitCode).toBe(0);
 
-    const up = await gateJson([dir, "--state", state, "--target-provider", "4.52.8"]);
+    const up = await gateJson([dir, "--state", stateArg, "--target-provider", "4.52.8"]);
     const blocked = blockedOf(up.report);
     expect(blocked).toHaveLength(1);
     expect(blocked[0]).toMatchObject({ file: "envs/stage/versions.tf", line: 3, details: { root: "envs/stage", addresses: ["cloudflare_waf_group.gone", "cloudflare_waf_package.owasp"] } });

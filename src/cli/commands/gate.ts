@@ -5,25 +5,26 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
-import { buildReport } from "../../core/report.js";
 import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
-import { loadCliWorkspace } from "../workspace.js";
+import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
+import { analyzeEstateOnline } from "../../estate/online.js";
+import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
+import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-import { evaluateProviderGate } from "../../terraform/provider-gate.js";
+import { parseEstateRun, withEstateOptions, withShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { versionFindings } from "../plan-versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
-import { analyzeOnline } from "../../online/enrich.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
-export interface GateArgs extends CommonArgs, OnlineArgs {
+export interface GateArgs extends CommonArgs, OnlineArgs, EstateRunArgs {
   "target-provider"?: string;
 }
 
@@ -31,7 +32,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   command: "gate [paths..]",
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
-    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error")).option("target-provider", {
+    withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error"))).option("target-provider", {
       type: "string",
       describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
     }) as unknown as Argv<GateArgs>,
@@ -42,32 +43,34 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv);
+    const run = parseEstateRun(argv);
 
-    const ws = await loadCliWorkspace(argv);
-    const { analysis, decorate } = await analyzeOnline(
-      ws.domain,
-      { zonePlans, stateKnown: ws.stateKnown, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) },
-      session,
+    const estate = await loadCliEstate(argv, process.cwd(), run);
+    const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
+    // Each instance is judged against its own root's provider constraints and lock file.
+    const providers = await collectProviderInfo(estate.tree, estate.base);
+    const gate = estateProviderGate(estate, providers, target);
+    // What plan would refuse or warn about for the versions each root pins (issue 21), before anyone runs it.
+    const versions = estate.instances.flatMap((inst, i) =>
+      versionFindings(inst.ws, rootProviderInfo(providers, inst.dir), analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset)).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
     );
-    const providers = await collectProviderInfo(ws.tree, ws.base);
-    const gate = evaluateProviderGate(ws, providers, target);
-    // What plan would refuse or warn about for the versions the roots pin (issue 21), before anyone runs it.
-    const versions = versionFindings(ws, providers, analysis.zones.map((z) => z.zone.ruleset));
-    const report = buildReport({
+    const report = buildEstateReport({
       version: toolVersion(),
-      root: relativeRoot(ws.base),
-      resources: ws.resources,
+      root: relativeRoot(estate.base),
+      instances: estate.instances,
       analysis,
-      extraFindings: [...ws.findings, ...gate.findings, ...versions],
-      errors: [...ws.errors, ...providers.errors, ...gate.errors],
+      extraFindings: [...gate.findings, ...versions],
+      errors: [...estate.errors, ...providers.errors, ...gate.errors],
     });
     decorate(report);
 
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
     const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
-    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
-    process.exitCode = exitCodeFor(report, failOn);
+    const shown = withShard(report, run);
+    await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
+    process.exitCode = exitCodeFor(shown, failOn);
+    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
 

@@ -1,0 +1,155 @@
+// Analyses an estate one instance at a time, then joins the results: every zone entry, finding and
+// resource carries its root and workspace. A zone found in several instances (legacy WAF in one root,
+// the Page Rules or firewall rules that bypass it in another) still has one entry point: its ruleset and
+// import go to one instance, with the skip rules of all of them; the others keep only their own removals.
+// Pure: no I/O.
+import { analyze, analyzeZone, zoneAnchor, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis, type ZoneInventory } from "../core/analyze.js";
+import { finding, sortFindings } from "../core/findings.js";
+import { isLiteralZoneId } from "../core/import-id.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
+import type { Finding } from "../core/model.js";
+import { ownValue } from "../core/null-proto.js";
+import { comparePaths } from "./instances.js";
+import { instanceName, workspaceOrder } from "./order.js";
+
+export { instanceName } from "./order.js";
+
+/** What the analysis needs of one instance. */
+export interface InstanceInput {
+  root: string;
+  workspace: string;
+  domain: DomainInventory;
+  stateKnown: boolean;
+  unfollowedModulePrefixes: string[];
+  /** Findings about reading this instance (remote modules): stamped with its root and workspace. */
+  findings?: Finding[];
+  /** Options of this instance alone (its provider major, its cf-terraforming resource names). */
+  options?: Partial<AnalyzeOptions>;
+}
+
+export interface EstateAnalyzeOptions extends AnalyzeOptions {
+  /** `--ruleset-root ZONE_ID=ROOT`: the root that gets a split zone's ruleset. */
+  rulesetRoots?: Record<string, string>;
+}
+
+export interface InstanceAnalysis {
+  root: string;
+  workspace: string;
+  analysis: AnalysisResult;
+  /** Zones this instance already manages with an entry point ruleset, with no legacy WAF of them left here. */
+  migratedZones: string[];
+}
+
+export interface EstateAnalysis extends AnalysisResult {
+  instances: InstanceAnalysis[];
+}
+
+export function analyzeEstate(inputs: InstanceInput[], opts: EstateAnalyzeOptions = {}): EstateAnalysis {
+  const { rulesetRoots, ...common } = opts;
+  const instances: InstanceAnalysis[] = inputs.map((input) => {
+    const analysis = analyze(input.domain, {
+      ...common,
+      stateKnown: input.stateKnown,
+      unfollowedModulePrefixes: input.unfollowedModulePrefixes,
+      ...input.options,
+    });
+    const at = { root: input.root, workspace: input.workspace };
+    for (const z of analysis.zones) Object.assign(z.zone, at);
+    const findings = [...analysis.findings, ...(input.findings ?? [])].map((f) => Object.assign(f, at));
+    const inScope = new Set(analysis.zones.map((z) => z.zone.zoneId));
+    const migratedZones = [...new Set(input.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId !== null && !inScope.has(r.ref.zoneId)).map((r) => r.ref.zoneId!))].sort();
+    return { ...at, analysis: { zones: analysis.zones, findings }, migratedZones };
+  });
+  const splitFindings = joinSplitZones(instances, inputs, common, rulesetRoots ?? {});
+  const zones = instances
+    .flatMap((i) => i.analysis.zones)
+    .sort((a, b) => a.zone.zoneId.localeCompare(b.zone.zoneId) || comparePaths(a.zone.root!, b.zone.root!) || workspaceOrder(a.zone.workspace!, b.zone.workspace!));
+  const findings = sortFindings([...instances.flatMap((i) => i.analysis.findings), ...splitFindings]);
+  return { instances, zones, findings };
+}
+
+interface Entry {
+  instance: InstanceAnalysis;
+  input: InstanceInput;
+  zone: ZoneAnalysis;
+}
+
+/**
+ * Zones (by literal id: an expression names a zone only inside its own root) that several instances
+ * hold: one owner gets the ruleset built from every instance's share and the import; the others' entries
+ * lose their rules and import and point at the owner. Returns the ZONE_SPLIT_ACROSS_ROOTS findings.
+ */
+function joinSplitZones(instances: InstanceAnalysis[], inputs: InstanceInput[], opts: AnalyzeOptions, rulesetRoots: Record<string, string>): Finding[] {
+  const byZone = new Map<string, Entry[]>();
+  instances.forEach((instance, i) => {
+    for (const zone of instance.analysis.zones) {
+      if (!isLiteralZoneId(zone.zone.zoneId)) continue;
+      const list = byZone.get(zone.zone.zoneId) ?? [];
+      list.push({ instance, input: inputs[i]!, zone });
+      byZone.set(zone.zone.zoneId, list);
+    }
+  });
+  const out: Finding[] = [];
+  for (const [zoneId, entries] of byZone) {
+    if (entries.length < 2) continue;
+    const owner = ownerOf(zoneId, entries, rulesetRoots);
+    const merged = mergeInventories(zoneId, entries.map((e) => e.zone.inventory));
+    const joined = analyzeZone(merged, {
+      ...opts,
+      ...owner.input.options,
+      stateKnown: owner.input.stateKnown,
+      rulesetResourceNames: { [zoneId]: owner.zone.rulesetResourceName },
+    });
+    owner.zone.zone.ruleset = joined.zone.ruleset;
+    owner.zone.zone.compatible = joined.zone.compatible;
+    owner.zone.zone.phase1 = joined.zone.phase1;
+    owner.zone.rulesetNotes = joined.rulesetNotes;
+    owner.zone.rulesetTodos = joined.rulesetTodos;
+    const ownerAt = { root: owner.instance.root, workspace: owner.instance.workspace };
+    for (const e of entries) {
+      if (e === owner) continue;
+      e.zone.zone.ruleset = { ...e.zone.zone.ruleset, rules: [] };
+      e.zone.zone.imports = [];
+      e.zone.zone.rulesetIn = ownerAt;
+      // The ruleset id is asked for once, where the import is.
+      e.instance.analysis.findings = e.instance.analysis.findings.filter((f) => !(f.code === "RULESET_ID_UNKNOWN" && f.zoneId === zoneId));
+    }
+    const names = entries.map((e) => instanceName(e.instance));
+    const anchor = zoneAnchor(owner.zone.inventory);
+    const f = finding(
+      "ZONE_SPLIT_ACROSS_ROOTS",
+      `zone ${zoneId} has settings in ${entries.length} roots (${names.join(", ")}): its one entry point ruleset and import are planned in ${instanceName(owner.instance)}, with the skip rules from all of them`,
+      { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null },
+      { roots: entries.map((e) => ({ root: e.instance.root, workspace: e.instance.workspace })), rulesetIn: ownerAt },
+    );
+    out.push(Object.assign(f, ownerAt));
+  }
+  return out;
+}
+
+/** `--ruleset-root` wins; else the first instance (path order) holding the zone's legacy WAF; else the first. */
+function ownerOf(zoneId: string, entries: Entry[], rulesetRoots: Record<string, string>): Entry {
+  const chosen = ownValue(rulesetRoots, zoneId);
+  const named = chosen !== undefined ? entries.find((e) => e.instance.root === chosen) : undefined;
+  if (named) return named;
+  const legacy = entries.find((e) => {
+    const inv = e.zone.inventory;
+    return inv.packages.length + inv.groups.length + inv.rules.length + inv.overrides.length > 0;
+  });
+  return legacy ?? entries[0]!;
+}
+
+function mergeInventories(zoneId: string, parts: ZoneInventory[]): ZoneInventory {
+  const merged: ZoneInventory = { zoneId, zone: parts.find((p) => p.zone)?.zone ?? null, packages: [], groups: [], rules: [], overrides: [], firewallRules: [], pageRules: [], rulesets: [], zoneWafSettings: [] };
+  for (const p of parts) {
+    merged.packages.push(...p.packages);
+    merged.groups.push(...p.groups);
+    merged.rules.push(...p.rules);
+    merged.overrides.push(...p.overrides);
+    merged.firewallRules.push(...p.firewallRules);
+    merged.pageRules.push(...p.pageRules);
+    merged.rulesets.push(...p.rulesets);
+    merged.zoneWafSettings!.push(...(p.zoneWafSettings ?? []));
+  }
+  return merged;
+}

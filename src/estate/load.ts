@@ -1,0 +1,171 @@
+// Loads an estate: the configuration tree once (a module directory shared by a thousand roots is parsed
+// once: modules.ts keeps every directory it read, by absolute path), every state once, then one
+// Workspace per (root, workspace) instance: the root's own subtree and that instance's states joined into
+// its own inventory and domain. Identical addresses in two instances never meet.
+import type { InputError } from "../core/model.js";
+import { displayPath } from "../terraform/config.js";
+import { discover, reportBase } from "../terraform/discover.js";
+import { locateAttributeErrors } from "../terraform/attribute-position.js";
+import { buildInventory } from "../terraform/inventory.js";
+import { buildConfigTree, type ConfigTree } from "../terraform/modules.js";
+import { readDomain } from "../terraform/readers/index.js";
+import { EvaluationContext } from "../terraform/resolve.js";
+import type { StateRead } from "../terraform/state.js";
+import { loadRootVariables } from "../terraform/tfvars.js";
+import { oneLineError, readStates, remoteModuleFindings, type Workspace, type WorkspaceOptions } from "../terraform/workspace.js";
+import { comparePaths, DEFAULT_WORKSPACE, estateRoots, subtrees, type EstateRoot } from "./instances.js";
+import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
+import { workspaceOrder } from "./order.js";
+import path from "node:path";
+
+/** A state read elsewhere (`--pull-state`) whose root and workspace are already known. */
+export interface OwnedState {
+  /** Root path as `EstateRoot.path` spells it. */
+  root: string;
+  workspace: string;
+  /** How the report names it (`live/prod (state pull, workspace eu)`). */
+  label: string;
+  state: StateRead;
+}
+
+export interface EstateOptions extends WorkspaceOptions {
+  /** States whose owner is already known (read by the caller, e.g. through `terraform state pull`). */
+  ownedStates?: OwnedState[];
+  /** Keep only these roots (by path); the others are not analysed (`--shard`). */
+  rootFilter?: (rootPath: string) => boolean;
+  /**
+   * Reads states of the kept roots once they are known (`--pull-state`: `terraform state pull` per root and
+   * workspace); what cannot be read comes back as input errors, and the other roots go on.
+   */
+  pullStates?: (roots: { path: string; dir: string }[]) => Promise<{ states: OwnedState[]; errors: InputError[] }>;
+}
+
+/** One (root, workspace) pair: the unit everything is computed for. */
+export interface EstateInstance {
+  root: string;
+  workspace: string;
+  /** Absolute directory of the root. */
+  dir: string;
+  /** The state files (as given) that make up this instance; empty for configuration only. */
+  stateFiles: string[];
+  /** Its own workspace: tree, states, inventory, domain; `errors` is empty (the estate holds them all). */
+  ws: Workspace;
+}
+
+export interface Estate {
+  base: string;
+  /** The whole tree (every root), for what is read per root directory (provider constraints, lock files). */
+  tree: ConfigTree;
+  /** The roots analysed (this shard's, with `rootFilter`). */
+  roots: EstateRoot[];
+  /** Every root's path under the paths read, this shard's or not. */
+  allRootPaths: string[];
+  /** In root path order, then `default` first, then workspace name. */
+  instances: EstateInstance[];
+  errors: InputError[];
+}
+
+export async function loadEstate(opts: EstateOptions): Promise<Estate> {
+  const errors: InputError[] = [];
+  const paths = opts.paths.length ? opts.paths : ["."];
+  const base = await reportBase(paths, opts.cwd);
+  const found = await discover(paths, opts.cwd, base);
+  errors.push(...found.errors);
+  const tree = await buildConfigTree(found, base, {
+    ...(opts.fullParse ? { fullParse: true } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  errors.push(...tree.errors);
+  const allRoots = estateRoots(tree, base);
+  const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;
+  const kept = new Set(roots);
+
+  // Who owns each state is decided before anything is read, so `ROOT=FILE` and stdin are checked first.
+  const args = opts.statePaths.map((a) => parseStateArg(a, (name) => rootNamed(name, allRoots, opts.cwd, base) !== null));
+  const read = await readStates(
+    args.map((a) => a.file),
+    opts.readStdin,
+    opts.cwd,
+    errors,
+  );
+  const byInstance = new Map<EstateRoot, Map<string, { files: string[]; states: StateRead[] }>>();
+  const add = (root: EstateRoot, workspace: string, file: string, state: StateRead) => {
+    let perRoot = byInstance.get(root);
+    if (!perRoot) byInstance.set(root, (perRoot = new Map()));
+    let inst = perRoot.get(workspace);
+    if (!inst) perRoot.set(workspace, (inst = { files: [], states: [] }));
+    inst.files.push(file);
+    inst.states.push(state);
+  };
+  for (const r of read) {
+    const arg = args[r.index]!;
+    const explicit = arg.root !== null ? rootNamed(arg.root, allRoots, opts.cwd, base) : null;
+    const abs = arg.file === "-" ? null : path.resolve(opts.cwd, arg.file);
+    const owned = stateOwner(arg, abs, allRoots, explicit);
+    if (!owned.ok) {
+      errors.push(owned.error);
+      continue;
+    }
+    if (!kept.has(owned.owner.root)) continue; // another shard's root
+    add(owned.owner.root, owned.owner.workspace, arg.file === "-" ? "-" : displayPath(abs!, base), r.state);
+  }
+  const owned = [...(opts.ownedStates ?? [])];
+  if (opts.pullStates) {
+    const pulled = await opts.pullStates(roots.filter((r) => r.node).map((r) => ({ path: r.path, dir: r.dir })));
+    owned.push(...pulled.states);
+    errors.push(...pulled.errors);
+  }
+  const byPath = new Map(roots.map((r) => [r.path, r]));
+  for (const s of owned) {
+    const root = byPath.get(s.root);
+    if (root) add(root, s.workspace, s.label, s.state);
+  }
+
+  const rootVariables = await loadRootVariables(
+    roots.filter((r) => r.node).map((r) => r.dir),
+    opts.variables ?? { varFiles: [], vars: [] },
+    opts.cwd,
+    base,
+    errors,
+  );
+  const display = (abs: string) => displayPath(abs, base);
+  const perRoot = subtrees(tree, roots);
+  const instances: EstateInstance[] = [];
+  for (const root of roots) {
+    const sub = perRoot.get(root)!;
+    const workspaces = byInstance.get(root) ?? new Map([[DEFAULT_WORKSPACE, { files: [], states: [] }]]);
+    for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) {
+      const { files, states } = workspaces.get(workspace)!;
+      // A fresh context per instance: module instances and values are per root, files are cached per context.
+      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display);
+      const resources = buildInventory(sub, states, evaluation);
+      const domain = readDomain(resources, errors);
+      const ws: Workspace = {
+        base,
+        tree: sub,
+        states,
+        resources,
+        domain,
+        findings: remoteModuleFindings(sub.remoteModules),
+        errors: [],
+        stateKnown: states.length > 0,
+        remoteModules: sub.remoteModules,
+      };
+      instances.push({ root: root.path, workspace, dir: root.dir, stateFiles: files, ws });
+    }
+  }
+  instances.sort((a, b) => comparePaths(a.root, b.root) || workspaceOrder(a.workspace, b.workspace));
+  await locateAttributeErrors(errors, base);
+  return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), instances, errors: dedupeErrors(errors).map(oneLineError) };
+}
+
+/** A module two roots share reports a bad value once, not once per root. */
+export function dedupeErrors(errors: InputError[]): InputError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = `${e.file}\u0000${e.line}\u0000${e.column}\u0000${e.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
