@@ -34,3 +34,4 @@ export * from "./legacy-types.js";
 export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
 export { auditCertificates, type Certificate } from "./certs.js";
 export { decorateReport, migrationStage, serviceFindings, withServiceAnswers, type ServiceAnswers } from "./service-view.js";
+export { fnv1a32, inShard, normalizeRootPath, parseShardSpec, selectShard, shardOfRoot, ShardSpecError, type ShardSpec } from "./shard.js";

@@ -401,6 +401,8 @@ export interface Report {
   errors: InputError[];
   /** plan only: the provider and Terraform versions of each root and what the generated code was fitted to. */
   versions?: unknown[];
+  /** `--shard K/N` runs only: which shard of the estate's roots this report covers (`merge` joins them). */
+  shard?: { index: number; count: number };
 }
 
 /** A resource as the report lists it: the inventory entry without its attribute values. */
