@@ -3,7 +3,7 @@
 // and turns every failure into one line on stderr with the contract's exit code.
 import yargs, { type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { CliError, EXIT_INPUT } from "./errors.js";
+import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT } from "./errors.js";
 import { toolVersion } from "./io.js";
 
 /**
@@ -32,7 +32,11 @@ async function commandsFor(argv: string[]): Promise<CommandModule<any, any>[]> {
 export function normalizeArgv(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    let a = argv[i]!;
+    // Terraform spells its global options with one dash (`-no-color`, `-chdir=DIR`, `-json`); yargs would
+    // read them as bundles of short flags.
+    const single = /^-(no-color|chdir|json)(=.*)?$/.exec(a);
+    if (single) a = `-${a}`;
     if (a.startsWith("--") && !a.includes("=") && argv[i + 1] === "-") {
       out.push(`${a}=-`);
       i++;
@@ -50,6 +54,10 @@ export async function main(rawArgv: string[]): Promise<void> {
       .usage("$0 <command> [options]\n\nFind, plan and gate the move from Cloudflare's previous WAF to cloudflare_ruleset.")
       .command(await commandsFor(argv))
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
+      .option("color", { type: "boolean", describe: "--no-color (or -no-color): no colours, as NO_COLOR=1 does" })
+      .option("chdir", { type: "string", describe: "DIR: switch to DIR before anything else; every path is then relative to it (terraform's -chdir)" })
+      .middleware(applyGlobalOptions, true)
+      .epilogue(EXIT_CODES_EPILOGUE)
       .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")
       .strict()
       .version(toolVersion())
@@ -63,6 +71,21 @@ export async function main(rawArgv: string[]): Promise<void> {
   } catch (e) {
     process.exitCode = reportFailure(e, debug);
   }
+}
+
+/** `--chdir` first (terraform's meaning: every later path is relative to DIR), then `--no-color`. */
+export function applyGlobalOptions(argv: { chdir?: unknown; color?: unknown }): void {
+  if (typeof argv.chdir === "string") {
+    try {
+      process.chdir(argv.chdir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new CliError(`--chdir ${argv.chdir}: ${code === "ENOENT" ? "no such directory" : code === "ENOTDIR" ? "not a directory" : (e as Error).message}`);
+    }
+    // Every later path, apply's root module included, is now relative to DIR: DIR itself is ".".
+    argv.chdir = ".";
+  }
+  if (argv.color === false) process.env.NO_COLOR = "1";
 }
 
 function reportFailure(e: unknown, debug: boolean): number {

@@ -1,6 +1,8 @@
 // The renderers the CLI registers beyond text and json: one pure function of the report per format.
 // The CLI wires them in (render does not import the CLI: layers point down).
 import type { Report } from "../core/model.js";
+import { renderCheckstyle } from "./checkstyle.js";
+import { renderCompact } from "./compact.js";
 import { renderJunit } from "./junit.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderSarif } from "./sarif.js";
@@ -16,12 +18,16 @@ export interface RenderContext {
 
 export type ReportRenderer = (report: Report, ctx: RenderContext) => string;
 
-export const RENDERERS: Record<"markdown" | "sarif" | "junit", ReportRenderer> = {
+export const RENDERERS: Record<"markdown" | "sarif" | "junit" | "checkstyle" | "compact", ReportRenderer> = {
   markdown: (report, ctx) => renderMarkdown(report, { title: ctx.title }),
   sarif: (report, ctx) => renderSarif(report, ctx.srcRootUri ? { srcRootUri: ctx.srcRootUri } : {}),
   junit: (report, ctx) => renderJunit(report, { title: ctx.title }),
+  checkstyle: (report) => renderCheckstyle(report),
+  compact: (report) => renderCompact(report),
 };
 
+export { renderCheckstyle } from "./checkstyle.js";
+export { renderCompact } from "./compact.js";
 export { renderJunit } from "./junit.js";
 export { renderMarkdown } from "./markdown.js";
 export { renderSarif } from "./sarif.js";

@@ -14,11 +14,11 @@ import { collectProviderInfo } from "../../terraform/providers.js";
 import { loadCliWorkspace } from "../workspace.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { evaluateProviderGate } from "../../terraform/provider-gate.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "checkstyle", "compact"] as const;
 
 export interface GateArgs extends CommonArgs {
   "target-provider"?: string;
@@ -28,10 +28,17 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   command: "gate [paths..]",
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
-    withOutputOptions(withInputOptions(y), FORMATS, "error").option("target-provider", {
-      type: "string",
-      describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
-    }) as unknown as Argv<GateArgs>,
+    withExamples(
+      withOutputOptions(withInputOptions(y), FORMATS, "error").option("target-provider", {
+        type: "string",
+        describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
+      }),
+      [
+        ["$0 gate . --state terraform.tfstate --target-provider 4.52.8", "fail the build while legacy WAF resources block provider 4.52.8"],
+        ["$0 gate . --minimum-failure-severity warning --format checkstyle -o gate.xml", "TFLint's spellings: fail on warnings too, Checkstyle XML for the CI"],
+        ["$0 gate --chdir infra --json --fail-on never", "report only (JSON on stdout), never fail"],
+      ],
+    ) as unknown as Argv<GateArgs>,
   handler: async (argv: ArgumentsCamelCase<GateArgs>) => {
     const failOn = parseFailOn(argv["fail-on"], "error");
     const target = parseTargetProvider(argv["target-provider"]);

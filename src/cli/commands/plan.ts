@@ -8,7 +8,7 @@ import type { InputError, Ruleset } from "../../core/model.js";
 import { buildReport } from "../../core/report.js";
 import { loadCliWorkspace } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parsePairs, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
@@ -35,7 +35,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan [paths..]",
   describe: "Generate the replacement cloudflare_ruleset, its import and the seven-step migration plan",
   builder: (y: Argv) =>
-    withOutputOptions(withInputOptions(y), FORMATS, "never")
+    withExamples(withOutputOptions(withInputOptions(y), FORMATS, "never"), [
+      ["$0 plan . --state terraform.tfstate --out-dir migration", "write ruleset.tf, imports.tf, migrate.sh, PLAN.md and the patches to migration/"],
+      ["$0 plan . --state terraform.tfstate --config-json 0da42c8d2132a9ddaf714f9e7c920711=config.json", "build the ruleset from the service's saved configuration (api config)"],
+      ["$0 plan --chdir infra --format markdown -o PLAN.md", "the plan as Markdown for a pull request, run in infra"],
+    ])
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output; the ruleset is then exactly the service's" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "ruleset syntax and import id form (default: from the lock file or constraint, else 4)" })

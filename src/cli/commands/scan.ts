@@ -5,15 +5,20 @@ import { analyze } from "../../core/analyze.js";
 import { buildReport } from "../../core/report.js";
 import { loadCliWorkspace } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "checkstyle", "compact"] as const;
 
 export const scanCommand: CommandModule<object, CommonArgs> = {
   command: "scan [paths..]",
   describe: "Find legacy WAF resources and the settings the migration touches, in config and state",
-  builder: (y: Argv) => withOutputOptions(withInputOptions(y), FORMATS, "never") as unknown as Argv<CommonArgs>,
+  builder: (y: Argv) =>
+    withExamples(withOutputOptions(withInputOptions(y), FORMATS, "never"), [
+      ["$0 scan . --state terraform.tfstate", "scan the root module in this directory and its state"],
+      ["$0 scan infra --state infra.tfstate --format sarif=scan.sarif --format junit=scan.xml", "write SARIF and JUnit for CI from one run"],
+      ["$0 scan -chdir=infra -no-color --format compact", "terraform's and TFLint's spellings: run in infra, one line per finding"],
+    ]) as unknown as Argv<CommonArgs>,
   handler: async (argv: ArgumentsCamelCase<CommonArgs>) => {
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     const ws = await loadCliWorkspace(argv);
