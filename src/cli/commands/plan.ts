@@ -95,7 +95,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       ? analyze(ws.domain, { zonePlans, rulesetIds, configRulesets, providerMajor, stateKnown: ws.stateKnown, rulesetResourceNames: names, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) })
       : baseAnalysis;
 
-    const plan = await assemblePlan({ ws, analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null, providerInfo });
+    const plan = await assemblePlan({ ws, analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null, providerInfo, rulesetHcl: argv["out-dir"] !== undefined });
     errors.push(...plan.errors);
     const report = buildReport({
       version: toolVersion(),
