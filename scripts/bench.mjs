@@ -3,16 +3,17 @@
 // into .bench/ (reused while the seed and sizes are unchanged), runs the built CLI on each as a child
 // process, and prints files, bytes, wall seconds, MB/s and peak RSS per case, against the targets.
 //
-//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many] [--no-full] [--runs N]
+//   node scripts/bench.mjs [--seed N] [--scale F] [--only a,b,startup,state,many,html] [--no-full] [--runs N]
 //
 // --scale shrinks every size (0.1 for a quick look); --no-full skips the full-parse baseline of the
 // monorepo (minutes). Peak RSS is the child's own (`/usr/bin/time -f %M`, or the child's
 // process.resourceUsage() through scripts/bench/rss-hook.mjs where /usr/bin/time is missing).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureManyInstances, ensureState, ensureTree } from "./bench/generate.mjs";
+import { ensureShardReports } from "./bench/shard-reports.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH = path.join(ROOT, ".bench");
@@ -20,6 +21,7 @@ const CLI = path.join(ROOT, "dist/cli/main.js");
 const HOOK = path.join(ROOT, "scripts/bench/rss-hook.mjs");
 const STATE_READER = path.join(ROOT, "scripts/bench/read-state.mjs");
 const SCAN_DRIVER = path.join(ROOT, "scripts/bench/scan-driver.mjs");
+const HTML_DRIVER = path.join(ROOT, "scripts/bench/html-page.mjs");
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -31,7 +33,7 @@ const opt = (name, dflt) => {
 const flag = (name) => args.includes(`--${name}`);
 const seed = Number(opt("seed", "20240601"));
 const scale = Number(opt("scale", "1"));
-const only = opt("only", "startup,a,b,state,many").split(",");
+const only = opt("only", "startup,a,b,state,many,html,merge").split(",");
 const runs = Number(opt("runs", "1"));
 const MB = 1_000_000;
 const sz = (n) => Math.max(1, Math.round(n * scale));
@@ -226,6 +228,43 @@ if (only.includes("many")) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The HTML report at estate size (issue 16): page size, render time, and the time chromium takes to load
+// the page from disk (and to expand every zone), for 1,000 zones. The row's wall and RSS are the driver's
+// (render plus the browser session); the figures that matter are in the note.
+if (only.includes("html")) {
+  const zones = sz(1000);
+  const r = run([HTML_DRIVER, String(zones), path.join(BENCH, `html-${zones}.html`)]);
+  let m = null;
+  try {
+    m = JSON.parse(r.stdout.trim().split("\n").pop());
+  } catch {
+    /* the row shows the exit code */
+  }
+  row(`html page: ${zones} zones (render + chromium)`, 1, m?.bytes ?? 0, r);
+  if (m) {
+    notes.push(
+      `html page, ${m.zones} zones: ${(m.bytes / MB).toFixed(1)} MB, rendered in ${m.renderMs} ms; chromium: loaded and painted in ${m.loadMs ?? "-"} ms, every zone expanded in ${m.expandMs ?? "-"} ms`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// merge (issue 13 §5): 16 shard reports of a 1,000-root estate joined into one report in under 2 s; the
+// merged JSON must be the unsharded report, byte for byte.
+if (only.includes("merge")) {
+  const dir = path.join(BENCH, `merge-${seed}-${sz(1000)}`);
+  const version = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
+  const g = await ensureShardReports(dir, { seed, roots: sz(1000), shards: 16, toolVersion: version, distDir: path.join(ROOT, "dist") });
+  const bytes = g.files.reduce((n, f) => n + statSync(f).size, 0);
+  console.error(`merge: ${g.files.length} shard reports of ${sz(1000)} roots, ${bytes} bytes${g.reused ? " (reused)" : ""}`);
+  const out = path.join(dir, `merged-${process.pid}.json`);
+  const r = row(`merge: 16 shard reports, ${sz(1000)} roots`, g.files.length, bytes, best([CLI, "merge", ...g.files, "--format", `json=${out}`, "--fail-on", "never"]));
+  const same = existsSync(out) && readFileSync(out, "utf8") === readFileSync(g.whole, "utf8") + "\n";
+  rmSync(out, { force: true });
+  notes.push(`merge: the merged report ${same ? "equals" : "DIFFERS FROM"} the unsharded one (exit ${r.code})`);
+}
+
+// ---------------------------------------------------------------------------------------------------
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 console.log(`cf-waf-migrate bench — seed ${seed}, scale ${scale}, ${process.version}, ${(await import("node:os")).availableParallelism()} cores`);
@@ -263,6 +302,8 @@ for (const r of rows.filter((x) => / instances.*: plan$/.test(x.name))) {
   check(`${r.name} ≤ 1.5 × scan (wall)`, r.wall <= 1.5 * scan.wall, `${(r.wall / scan.wall).toFixed(2)} × (${r.wall.toFixed(2)} s vs ${scan.wall.toFixed(2)} s)`);
   if (!Number.isNaN(r.cpu)) check(`${r.name} ≤ 1.5 × scan (CPU)`, r.cpu <= 1.5 * scan.cpu, `${(r.cpu / scan.cpu).toFixed(2)} × (${r.cpu.toFixed(2)} s vs ${scan.cpu.toFixed(2)} s)`);
 }
+const mg = find("merge: 16 shard reports");
+if (mg && scale === 1) check("merge of 16 shard reports of 1,000 roots < 2 s", mg.wall < 2 && mg.code === 0, `${mg.wall.toFixed(2)} s, exit ${mg.code}`);
 if (targets.length) {
   console.log("targets:");
   for (const t of targets) console.log(`  ${t}`);

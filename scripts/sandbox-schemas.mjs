@@ -185,8 +185,15 @@ function loadPackage(dir) {
   return pkg;
 }
 
-const sdk = loadPackage("internal/sdkv2provider");
-const consts = loadPackage("internal/consts");
+// Where the SDKv2 provider package lived: cloudflare/ (2.x - 3.15), internal/provider/ (3.16 - 3.32),
+// internal/sdkv2provider/ (3.33 on). The consts package came with the last move.
+const SDK_DIR = ["internal/sdkv2provider", "internal/provider", "cloudflare"].find((d) => {
+  try { return git("ls-tree", "--name-only", `${tag}:${d}`).split("\n").includes("provider.go"); } catch { return false; }
+});
+if (!SDK_DIR) throw new Error(`${tag}: no SDKv2 provider package (provider.go) found`);
+const sdk = loadPackage(SDK_DIR);
+let consts = { dir: "internal/consts", funcs: new Map(), values: new Map(), files: new Map() };
+try { consts = loadPackage("internal/consts"); } catch { /* before 3.33: no consts package */ }
 let framework = null;
 try { framework = loadPackage("internal/framework/service/rulesets"); } catch { framework = null; }
 
@@ -387,8 +394,8 @@ const resourcesMap = new Map(mapEntries(field(provider, "ResourcesMap")));
 const dataSourcesMap = new Map(mapEntries(field(provider, "DataSourcesMap")));
 
 function sourceOf(name) {
-  for (const [fname, fn] of sdk.funcs) if (fname === name) return `internal/sdkv2provider/${fn.file}`;
-  return "internal/sdkv2provider";
+  for (const [fname, fn] of sdk.funcs) if (fname === name) return `${SDK_DIR}/${fn.file}`;
+  return SDK_DIR;
 }
 
 const out = {

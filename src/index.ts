@@ -12,6 +12,7 @@ export { collectProviderInfo, type ProviderInfo } from "./terraform/providers.js
 // Rendering a report in each format the CLI prints.
 export { renderText, type TextOptions } from "./render/text.js";
 export { renderJson } from "./render/json.js";
+export { renderHtml, type HtmlOptions } from "./render/html/index.js";
 export { renderMarkdown, type MarkdownOptions } from "./render/markdown.js";
 export { renderSarif } from "./render/sarif.js";
 export { renderJunit, type JunitOptions } from "./render/junit.js";

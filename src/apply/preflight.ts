@@ -8,7 +8,7 @@ import { rootVersionFits } from "../terraform/root-versions.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAddress } from "../core/address.js";
-import { analyze, type AnalysisResult, type AnalyzeOptions } from "../core/analyze.js";
+import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
@@ -39,6 +39,8 @@ export interface PreflightInput {
   providerMajor?: 4 | 5;
   /** `--var-file` / `--var`. */
   variables?: VariableArgs;
+  /** `--online`: completes the analysis options with the service's rulesets and entry point ids. */
+  completeOptions?: (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions>;
 }
 
 export interface Preflight {
@@ -96,7 +98,8 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     stateKnown: true,
     unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
   };
-  const first = analyze(ws.domain, options);
+  const completed = input.completeOptions ? await input.completeOptions(ws.domain, options) : options;
+  const first = analyze(ws.domain, completed);
   // A zone whose root module already has one entry point ruleset resource (copied from `plan --out-dir`'s
   // ruleset.tf, or cf-terraforming's) imports into that resource, whatever its name.
   const names = inputRecord<string>();
@@ -105,7 +108,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     if (own.length === 1) names[z.zone.zoneId] = own[0]!.ref.configAddress.slice("cloudflare_ruleset.".length);
   }
   const analysis = first.zones.some((z) => names[z.zone.zoneId] !== undefined && names[z.zone.zoneId] !== z.rulesetResourceName)
-    ? analyze(ws.domain, { ...options, rulesetResourceNames: names })
+    ? analyze(ws.domain, { ...completed, rulesetResourceNames: names })
     : first;
 
   const list = await stateList(cli);

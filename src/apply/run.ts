@@ -21,7 +21,7 @@ import { ApplyRefusedError, StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
 import { planCheckStep } from "./plan-check.js";
-import { preflight, resolveChdir } from "./preflight.js";
+import { preflight, resolveChdir, type PreflightInput } from "./preflight.js";
 import { removeBlocksStep } from "./remove-blocks.js";
 import { stateRmStep } from "./state-rm.js";
 import type { ApplyContext, ApplyReport, ApplyStep, StepRecord } from "./types.js";
@@ -49,6 +49,8 @@ export interface ApplyOptions {
   providerMajor?: 4 | 5;
   /** `--var-file` / `--var`: root variable values for what config alone knows. */
   variables?: VariableArgs;
+  /** `--online`: completes the analysis options with what the service says (src/online). */
+  completeOptions?: PreflightInput["completeOptions"];
   /** Default process.cwd(). */
   cwd?: string;
   readStdin?: () => Promise<Buffer>;
@@ -111,6 +113,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       zonePlans: options.zonePlans ?? {},
       configJson: options.configJson ?? {},
       ...(options.variables ? { variables: options.variables } : {}),
+      ...(options.completeOptions ? { completeOptions: options.completeOptions } : {}),
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };

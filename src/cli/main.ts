@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule<any, any>>> = {
   certs: async () => (await import("./commands/certs.js")).certsCommand,
   apply: async () => (await import("./commands/apply.js")).applyCommand,
   api: async () => (await import("./commands/api.js")).apiCommand,
+  merge: async () => (await import("./commands/merge.js")).mergeCommand,
 };
 
 async function commandsFor(argv: string[]): Promise<CommandModule<any, any>[]> {
@@ -58,7 +59,7 @@ export async function main(rawArgv: string[]): Promise<void> {
       .option("chdir", { type: "string", describe: "DIR: switch to DIR before anything else; every path is then relative to it (terraform's -chdir)" })
       .middleware(applyGlobalOptions, true)
       .epilogue(EXIT_CODES_EPILOGUE)
-      .demandCommand(1, "Name a command: scan, plan, gate, apply, certs or api.")
+      .demandCommand(1, "Name a command: scan, plan, gate, apply, certs, api or merge.")
       .strict()
       .version(toolVersion())
       .help()

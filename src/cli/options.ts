@@ -4,7 +4,7 @@ import type { FailOn, ZonePlan } from "../core/model.js";
 import { CliError, EXIT_CODES_EPILOGUE } from "./errors.js";
 import { inputRecord } from "../core/null-proto.js";
 
-export const FORMATS = ["text", "json", "markdown", "sarif", "junit", "shell", "checkstyle", "compact"] as const;
+export const FORMATS = ["text", "json", "markdown", "sarif", "junit", "shell", "html", "checkstyle", "compact"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface CommonArgs {

@@ -9,6 +9,7 @@ import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/mod
 import { buildPlanSteps } from "../plan/steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming.js";
+import { dropConstructs } from "../terraform/cf-terraforming-fit.js";
 import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl-emit.js";
 import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES } from "../core/legacy-types.js";
@@ -23,9 +24,8 @@ import { lockedVersions, type ProviderInfo } from "../terraform/providers.js";
 import type { Workspace } from "../terraform/workspace.js";
 import { CliError } from "./errors.js";
 import { RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
-import { fitRuleset } from "../core/ruleset-features.js";
 import type { RulesetFit } from "../core/version-fit.js";
-import { fitFindings, planVersions, type VersionsReport } from "./plan-versions.js";
+import { fitFindings, fitZoneRuleset, planVersions, withoutComputedFields, type VersionsReport } from "./plan-versions.js";
 
 export const ARTIFACTS = {
   ruleset: "ruleset.tf",
@@ -114,14 +114,9 @@ export async function assemblePlan(input: {
   const notMigrated = notMigratedByZone(analysis.findings);
   // Fit each generated ruleset to the provider versions of steps 1-6 (core/version-fit.ts).
   const versionFit = planVersions(ws, input.providerInfo);
-  const fits = analysis.zones.map((z) => {
-    const ruleset = withoutComputedFields(z.zone.ruleset);
-    const fit = versionFit.fitRuleset(ruleset);
-    if (!fit.missing.length) return fit;
-    // A required construct is missing: the plan raises the constraint first, so write for the version it installs.
-    const raised = fitRuleset(ruleset, RECOMMENDED_CONSTRAINT, { imports: false });
-    return { ...fit, ruleset: raised.ruleset, omitted: raised.omitted, findings: fit.findings.filter((f) => f.code !== "RULESET_CONSTRUCT_OMITTED") };
-  });
+  // cf-terraforming's ruleset (kept as written) is fitted by the constructs its text uses.
+  const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
+  const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
   const raiseFirst = fits.some((f) => f.missing.length > 0);
   const zoneRulesets =
     input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
@@ -208,7 +203,11 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
 
 async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
-  if (own) return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${own.text}`;
+  if (own) {
+    const fitted = await dropConstructs(own.text, fit.omitted.map((m) => m.construct));
+    const header = rulesetHeader(fit).map((line) => `# ${line}\n`).join("");
+    return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${fitted.text}`;
+  }
   const todo = [...z.rulesetNotes, ...notMigrated];
   const zoneExpr = zoneIdExpression(z);
   if (zoneExpr.placeholder) todo.unshift("set zone_id: the zone id is not known offline");
@@ -242,18 +241,6 @@ function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean
   if (isLiteralZoneId(z.zone.zoneId)) return { text: JSON.stringify(z.zone.zoneId), placeholder: false };
   if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
   return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
-}
-
-/** The service's rules carry id/version (computed, never in config) and often an empty ref. */
-function withoutComputedFields(ruleset: Ruleset): Ruleset {
-  return {
-    ...ruleset,
-    rules: ruleset.rules.map((r) => {
-      const { id: _id, version: _version, ...rest } = r;
-      if (rest.ref === "") delete rest.ref;
-      return rest;
-    }),
-  };
 }
 
 function importsFile(zones: ZoneAnalysis[]): string {

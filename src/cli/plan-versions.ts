@@ -4,7 +4,7 @@
 // only gathers their inputs from the workspace and words the result.
 import type { Finding, Ruleset } from "../core/model.js";
 import { LAST_LEGACY_PROVIDER_VERSION } from "../core/provider-version.js";
-import { GENERATOR_CONSTRUCTS, tableMinimumVersion } from "../core/ruleset-features.js";
+import { fitRuleset, GENERATOR_CONSTRUCTS, tableMinimumVersion, type FitOptions } from "../core/ruleset-features.js";
 import { fitRulesetToRoots, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT, type RootVersionFit, type RulesetFit } from "../core/version-fit.js";
 import type { ProviderInfo } from "../terraform/providers.js";
 import { rootVersionFits } from "../terraform/root-versions.js";
@@ -38,7 +38,7 @@ export interface PlanVersions {
   /** Every root's Terraform admits only versions with `import {}` blocks. */
   importBlocks: boolean;
   importReason: string;
-  fitRuleset(ruleset: Ruleset): RulesetFit;
+  fitRuleset(ruleset: Ruleset, options?: Pick<FitOptions, "constructs">): RulesetFit;
   report(fits: RulesetFit[]): VersionsReport[];
   markdown(fits: RulesetFit[], providerMajor: 4 | 5): string[];
   /** "Ruleset syntax: …" of PLAN.md's first paragraph. */
@@ -54,7 +54,7 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
   const importReason = importRoots.find((r) => !r.terraform.importBlocks)?.terraform.reason ?? importRoots[0]?.terraform.reason ?? "no root module was read, so the Terraform version is unknown: use the terraform import commands";
   // The generated rulesets replace legacy resources: the roots that hold them are the ones that run them.
   const legacyRoots = roots.filter((r) => r.hasLegacy);
-  const fitOne = (ruleset: Ruleset) => fitRulesetToRoots(ruleset, legacyRoots.length ? legacyRoots : roots);
+  const fitOne = (ruleset: Ruleset, options: Pick<FitOptions, "constructs"> = {}) => fitRulesetToRoots(ruleset, legacyRoots.length ? legacyRoots : roots, options);
   return {
     roots,
     findings,
@@ -82,6 +82,40 @@ function dedupe(findings: Finding[]): Finding[] {
     seen.add(key);
     return true;
   });
+}
+
+/** The service's rules carry id/version (computed, never in config) and often an empty ref. */
+export function withoutComputedFields(ruleset: Ruleset): Ruleset {
+  return {
+    ...ruleset,
+    rules: ruleset.rules.map((r) => {
+      const { id: _id, version: _version, ...rest } = r;
+      if (rest.ref === "") delete rest.ref;
+      return rest;
+    }),
+  };
+}
+
+/**
+ * One zone's generated ruleset fitted to the versions of steps 1-6. When a required construct is missing, the
+ * plan raises the constraint first, so the ruleset is written for the version that step installs (and what
+ * it would leave out for the pinned version is no longer left out).
+ */
+export function fitZoneRuleset(versions: Pick<PlanVersions, "fitRuleset">, ruleset: Ruleset, options: Pick<FitOptions, "constructs"> = {}): RulesetFit {
+  const fit = versions.fitRuleset(ruleset, options);
+  if (!fit.missing.length) return fit;
+  const raised = fitRuleset(ruleset, RECOMMENDED_CONSTRAINT, { ...options, imports: false });
+  return { ...fit, ruleset: raised.ruleset, omitted: raised.omitted, findings: fit.findings.filter((f) => f.code !== "RULESET_CONSTRUCT_OMITTED") };
+}
+
+/**
+ * The version findings of a run without writing anything (gate): each root's (PROVIDER_CONSTRAINT_MISSING,
+ * IMPORT_BLOCKS_UNAVAILABLE) and those of fitting every zone's ruleset (PROVIDER_FEATURE_MISSING,
+ * RULESET_CONSTRUCT_OMITTED), the same ones `plan` reports.
+ */
+export function versionFindings(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, rulesets: Ruleset[]): Finding[] {
+  const versions = planVersions(ws, info);
+  return dedupe([...versions.findings, ...fitFindings(rulesets.map((r) => fitZoneRuleset(versions, withoutComputedFields(r))))]);
 }
 
 /** The findings of a set of ruleset fits, once each. */

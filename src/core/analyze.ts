@@ -42,6 +42,7 @@ import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
+import { zoneLegacy } from "./zone-legacy.js";
 import { mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
@@ -391,6 +392,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   };
   const unresolved = zoneUnresolved(unresolvedItems);
   if (unresolved.length) zone.unresolved = unresolved;
+  zone.legacy = zoneLegacy(z, ctx);
   // A resource that only state knows has no block: point at the zone's anchor so CI can show it on a line.
   for (const f of findings) {
     if (f.file === null && anchor) {

@@ -48,12 +48,20 @@ export const FINDING_CODES = {
   LEGACY_REFERENCE: "error",
   /** The provider version a root pins or locks lacks a cloudflare_ruleset construct the migration needs. */
   PROVIDER_FEATURE_MISSING: "error",
-  /** Legacy resources, and no Cloudflare entry in required_providers: the next init takes the newest provider. */
+  /** Legacy resources, and no Cloudflare entry in required_providers (or one without a version): the next init takes the newest provider. */
   PROVIDER_CONSTRAINT_MISSING: "warning",
   /** An optional construct (logging on a skip rule, a rule's ref) is left out for the root's provider version. */
   RULESET_CONSTRUCT_OMITTED: "info",
   /** required_version admits Terraform below 1.5 (or says nothing): no import {} blocks, terraform import instead. */
   IMPORT_BLOCKS_UNAVAILABLE: "info",
+  /** `--online`: the service and the offline rules disagree (compatibility, the ruleset, the migration state). */
+  SERVICE_DISAGREES: "warning",
+  /** `--online`: a call for the zone failed (after retries); the zone's entry is offline only. */
+  SERVICE_CALL_FAILED: "warning",
+  /** `--online`: the service says the zone is already migrated; it gets no migration request. */
+  ZONE_ALREADY_MIGRATED: "info",
+  /** `--online`: the service says the zone is in validation (both WAFs on); finish with pending. */
+  ZONE_IN_VALIDATION: "info",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -21,6 +21,8 @@ export type {
   Severity,
   SourceLocation,
   ZonePlan,
+  ZoneLegacy,
+  ZoneLegacyItem,
   ZoneReport,
 } from "./model.js";
 export { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis } from "./analyze.js";

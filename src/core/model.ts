@@ -286,6 +286,68 @@ export interface ZoneReport {
    * in their place and the zone is not ready to migrate until they are supplied (--var-file, --var, --state).
    */
   unresolved?: ZoneUnresolved[];
+  /** The previous WAF as configured for this zone, item by item with file:line (for reviewers; see zone-legacy.ts). */
+  legacy?: ZoneLegacy;
+  /** `--online` only: what the Cloudflare API said about the zone, and when (see docs/report-format.md). */
+  service?: ZoneService;
+}
+
+/** Where one legacy item is: its address and its block's file:line (null when only state knows it). */
+export interface ZoneLegacyItem {
+  address: string;
+  file: string | null;
+  line: number | null;
+}
+
+/** `ZoneReport.legacy`: every list is present (empty when the zone has none); null values are not known offline. */
+export interface ZoneLegacy {
+  packages: (ZoneLegacyItem & { packageId: string | null; sensitivity: string | null; actionMode: string | null; kind: LegacyPackageKind })[];
+  groups: (ZoneLegacyItem & { groupId: string | null; mode: string | null; kind: LegacyPackageKind })[];
+  rules: (ZoneLegacyItem & { ruleId: string | null; groupId: string | null; mode: string | null; kind: LegacyPackageKind })[];
+  overrides: (ZoneLegacyItem & { urls: string[]; description: string | null; paused: boolean | null })[];
+  /** Firewall rules that bypass the WAF (or may: a setting unknown offline). */
+  firewallRules: (ZoneLegacyItem & {
+    action: string | null;
+    products: string[];
+    expression: string | null;
+    description: string | null;
+    paused: boolean | null;
+  })[];
+  /** Page Rules that disable security or set WAF On/Off (or may). */
+  pageRules: (ZoneLegacyItem & { target: string | null; disableSecurity: boolean; waf: string | null; status: string | null })[];
+  /** The zone-wide switch of the previous WAF (`waf = "on" | "off"`), where zone settings set it. */
+  zoneWafSettings: (ZoneLegacyItem & { value: string | null; expression: string | null })[];
+}
+
+/** One answer of the service that a zone's entry used. */
+export interface ServiceCall {
+  operation: "check" | "status" | "config" | "entrypoint" | "zone";
+  /** When the service gave the answer (ISO 8601); older than the run when it came from the cache. */
+  fetchedAt: string;
+  fromCache: boolean;
+}
+
+/** `zones[].service`: the service's view of a zone (`--online`). */
+export interface ZoneService {
+  /** `check?phase_two=1` → `compatible`; null when not known. */
+  compatible: boolean | null;
+  /** `check` → `migration_state` as the service spells it; null when not known. */
+  migrationState: string | null;
+  /** Where the migration stands, read from check and status: `start` (previous WAF only), `validation` (both on), `finished` (new WAF only), `unknown`. */
+  status: "start" | "validation" | "finished" | "unknown";
+  /** The entry point ruleset id once the zone has one (validation or finished): it fills the import. */
+  rulesetId: string | null;
+  /** The zone's plan from `GET /zones/{id}`, asked only when Terraform does not say it; null otherwise. */
+  plan?: ZonePlan | null;
+  /** Where `ruleset` came from: the service's equivalent configuration, the live entry point, or the offline rules. */
+  rulesetSource: "service-config" | "entrypoint" | "offline";
+  /** The oldest answer used (ISO 8601); null when nothing was fetched. */
+  fetchedAt: string | null;
+  /** True when every answer used came from the cache. */
+  fromCache: boolean;
+  calls: ServiceCall[];
+  /** Why the service could not tell (the call that failed and its reason); the entry is then offline only. */
+  error?: string;
 }
 
 /** One entry of `ZoneReport.unresolved`. */

@@ -35,6 +35,7 @@ export function buildReport(input: {
   return report;
 }
 
-function sortErrors(errors: InputError[]): InputError[] {
+/** Input errors by file, then line (what `merge` re-sorts shard reports with). */
+export function sortErrors(errors: InputError[]): InputError[] {
   return [...errors].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
 }

@@ -228,18 +228,38 @@ const ADMITTED = new Map<string, Admitted>();
  * The constructs `ruleset` (and, unless `imports: false`, the import of step 3) would need that some version
  * the target admits lacks. A target that admits no version read (`~> 9.0`) lacks nothing we can name.
  */
+export interface FitOptions {
+  /** Whether step 3's import counts (default true). */
+  imports?: boolean;
+  /**
+   * The constructs a ruleset written by someone else uses (cf-terraforming's output, parsed), instead of what
+   * the generator would emit for `ruleset`. Those the generator never writes are judged by the table as
+   * required (dropping them would change the ruleset); those the table does not know cannot be judged.
+   */
+  constructs?: readonly string[];
+}
+
+/** The version rule of a construct found in someone else's ruleset: the generator's, else the table's. */
+function ruleFor(construct: string, foreign: boolean): EmittedConstruct | null {
+  const rule = GENERATOR_CONSTRUCTS[construct];
+  if (rule) return rule;
+  if (!foreign) throw new Error(`the generator emits ${construct}, which has no version rule`);
+  const minimum = tableMinimumVersion(construct);
+  return minimum && RULESET_FEATURES.constructs[construct] ? { minimum, need: "required", what: construct } : null;
+}
+
 export function missingConstructs(
   ruleset: Ruleset,
   providerVersionOrConstraint: string | readonly string[],
-  options: { imports?: boolean } = {},
+  options: FitOptions = {},
 ): MissingConstruct[] {
   const versions = admitted(providerVersionOrConstraint);
-  const used = constructsOf(ruleset);
+  const used = options.constructs ? [...options.constructs] : constructsOf(ruleset);
   if (options.imports ?? true) used.unshift("import");
   const out: MissingConstruct[] = [];
   for (const construct of used) {
-    const rule = GENERATOR_CONSTRUCTS[construct];
-    if (!rule) throw new Error(`the generator emits ${construct}, which has no version rule`);
+    const rule = ruleFor(construct, options.constructs !== undefined);
+    if (!rule) continue;
     const lacking = firstVersionLacking(construct, versions);
     if (lacking) out.push({ construct, need: rule.need, what: rule.what, minimum: tableMinimumVersion(construct) ?? rule.minimum, missingAt: lacking });
   }
@@ -269,7 +289,7 @@ export interface FittedRuleset {
 }
 
 /** Leaves out the optional constructs the target lacks; reports the required ones it lacks. */
-export function fitRuleset(ruleset: Ruleset, target: string | readonly string[], options: { imports?: boolean } = {}): FittedRuleset {
+export function fitRuleset(ruleset: Ruleset, target: string | readonly string[], options: FitOptions = {}): FittedRuleset {
   const lacking = missingConstructs(ruleset, target, options);
   const drop = new Set(lacking.filter((m) => m.need === "optional").map((m) => m.construct));
   const rules = ruleset.rules.map((r) => {

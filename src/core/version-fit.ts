@@ -11,7 +11,7 @@
 import { finding, type FindingCode } from "./findings.js";
 import type { Finding } from "./model.js";
 import { isSatisfiable, LAST_LEGACY_PROVIDER_VERSION, parseConstraint, parseVersion } from "./provider-version.js";
-import { fitRuleset, type FittedRuleset, type MissingConstruct } from "./ruleset-features.js";
+import { fitRuleset, type FitOptions, type FittedRuleset, type MissingConstruct } from "./ruleset-features.js";
 import type { Ruleset } from "./model.js";
 
 /** What the plan tells a root pinned too low: a version with both the legacy resources and the full ruleset. */
@@ -188,6 +188,17 @@ export function fitRoot(input: RootVersionInput): RootVersionFit {
   const provider = providerVersions(input);
   const terraform = terraformVersions(input);
   const findings: Finding[] = [];
+  // An entry with a source but no version pins nothing either: the next init takes the newest provider too.
+  const unversioned = input.provider.length > 0 && input.provider.every((c) => c.constraint.trim() === "") ? input.provider[0]! : null;
+  if (input.hasLegacy && unversioned) {
+    findings.push(
+      finding(
+        "PROVIDER_CONSTRAINT_MISSING",
+        `the Cloudflare entry of required_providers in ${input.root} has no version: the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist (removed in 4.0.0); add version = "${RECOMMENDED_CONSTRAINT}" to it before any step`,
+        { zoneId: null, file: unversioned.file, line: unversioned.line },
+      ),
+    );
+  }
   if (input.hasLegacy && input.provider.length === 0) {
     findings.push(
       finding(
@@ -215,13 +226,13 @@ export interface RulesetFit extends FittedRuleset {
  * optional constructs some root lacks are left out (an info finding each), required ones give
  * PROVIDER_FEATURE_MISSING at the root's constraint (or lock) line.
  */
-export function fitRulesetToRoots(ruleset: Ruleset, roots: RootVersionFit[]): RulesetFit {
+export function fitRulesetToRoots(ruleset: Ruleset, roots: RootVersionFit[], options: Pick<FitOptions, "constructs"> = {}): RulesetFit {
   let current = ruleset;
   const omitted = new Map<string, MissingConstruct>();
   const missing = new Map<string, MissingConstruct>();
   const findings: Finding[] = [];
   for (const r of roots) {
-    const fit = fitRuleset(current, r.provider.target);
+    const fit = fitRuleset(current, r.provider.target, options);
     current = fit.ruleset;
     for (const m of fit.omitted) if (!omitted.has(m.construct)) omitted.set(m.construct, m);
     for (const m of fit.missing) {
@@ -234,7 +245,7 @@ export function fitRulesetToRoots(ruleset: Ruleset, roots: RootVersionFit[]): Ru
     }
   }
   for (const m of omitted.values()) {
-    const r = roots.find((x) => fitRuleset(ruleset, x.provider.target).omitted.some((o) => o.construct === m.construct));
+    const r = roots.find((x) => fitRuleset(ruleset, x.provider.target, options).omitted.some((o) => o.construct === m.construct));
     const at = r && r.provider.basis !== "lock" ? constraintAdmitting(r.provider.constraints, m.missingAt) : null;
     const loc = r?.provider.basis === "lock" ? { file: r.provider.lock!.file, line: r.provider.lock!.line } : at ? { file: at.file, line: at.line } : { file: null, line: null };
     findings.push(

@@ -83,7 +83,7 @@ const GROUPS: { group: Group; title: string }[] = [
 ];
 
 /** What the service does, per finding code (the spec's "Behavior" column, in one line). */
-const SERVICE_DOES: Record<string, string> = {
+export const SERVICE_DOES: Record<string, string> = {
   CERT_UNIVERSAL_AUTO_SWITCH: "switches Universal certificates to a more compatible CA automatically (since June 2024)",
   CERT_ADVANCED_LETS_ENCRYPT:
     "does not change a pack that uses Let's Encrypt by choice; it e-mails the owner, and List Certificates shows which packs use it",
@@ -95,7 +95,7 @@ const SERVICE_DOES: Record<string, string> = {
   CERT_CA_UNKNOWN: "depends on the CA, which cannot be told offline",
 };
 
-const KIND_LABEL: Record<CertificateKind, string> = {
+export const KIND_LABEL: Record<CertificateKind, string> = {
   universal: "Universal certificate",
   advanced: "Advanced certificate pack",
   total_tls: "Total TLS",
@@ -245,7 +245,7 @@ function findingLines(report: CertsReport, f: Finding, asOf: string | null, st: 
   return lines;
 }
 
-function byText(asOf: string, deadline: string): string {
+export function byText(asOf: string, deadline: string): string {
   const days = daysBetween(asOf, deadline);
   return days > 0 ? relativeDays(days) : days === 0 ? "today: overdue" : `${relativeDays(days)}: overdue`;
 }

@@ -189,7 +189,7 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: "provider versions",
   },
   PROVIDER_CONSTRAINT_MISSING: {
-    short: "No Cloudflare entry in required_providers while legacy WAF resources remain.",
+    short: "No version constraint for the Cloudflare provider (no required_providers entry, or one without a version) while legacy WAF resources remain.",
     full: "Without a version constraint the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist. Add cloudflare = { source = \"cloudflare/cloudflare\", version = \"~> 3.35\" } to required_providers.",
     check: "provider versions",
   },
@@ -202,6 +202,26 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     short: "required_version admits Terraform below 1.5, or is missing: no import {} blocks.",
     full: "import {} blocks need Terraform 1.5 (OpenTofu: any release). The plan uses terraform import commands instead and writes no imports.tf; set required_version = \">= 1.5\" to get the blocks.",
     check: "provider versions",
+  },
+  SERVICE_DISAGREES: {
+    short: "The Cloudflare API and the offline rules disagree about the zone.",
+    full: "With --online the service's check, configuration or status contradicts what the Terraform files say (a URI-based override that exists only outside Terraform, a ruleset the offline mapping builds differently, a migration state that cannot be read). The service wins where it can: the generated ruleset is the service's; read the message for what to fix.",
+    check: "service",
+  },
+  SERVICE_CALL_FAILED: {
+    short: "The Cloudflare API could not be asked about the zone.",
+    full: "A call for this zone failed after retries (the message says which and why); its report entry is offline only. The other zones still completed. Run again later; answers already fetched come from the cache.",
+    check: "service",
+  },
+  ZONE_ALREADY_MIGRATED: {
+    short: "The service says the zone is already migrated.",
+    full: "The new WAF is on and the previous WAF is off: no migration request is sent. The import uses the live entry point ruleset's id and the generated ruleset is that entry point; remove the legacy resources from state and config.",
+    check: "service",
+  },
+  ZONE_IN_VALIDATION: {
+    short: "The service says the zone is in validation mode (both WAFs on).",
+    full: "Review Security Events, then finish the migration with pending (cf-waf-migrate api migrate --from REPORT --ledger FILE --finish, or api migrate --zone ZONE_ID --mode pending).",
+    check: "service",
   },
 };
 

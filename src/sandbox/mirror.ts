@@ -31,13 +31,16 @@ export interface MirrorLayout {
   env: Record<string, string>;
 }
 
-/** The provider versions the double has schemas for (schemas/<version>.json). */
+/** The provider versions the double has schemas for (schemas/<version>.json), oldest first. */
 export function servedVersions(): string[] {
   const dir = fileURLToPath(new URL("./schemas/", import.meta.url));
   return readdirSync(dir)
     .filter((f) => /^\d+\.\d+\.\d+\.json$/.test(f))
     .map((f) => f.slice(0, -".json".length))
-    .sort();
+    .sort((a, b) => {
+      const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+      return x![0]! - y![0]! || x![1]! - y![1]! || x![2]! - y![2]!;
+    });
 }
 
 export function wrapperScript(version: string): string {

@@ -13,6 +13,18 @@ export interface ExtractedRuleset {
   zoneIdExpression: string | null;
   /** The block's text, byte for byte from the file, with a trailing newline. */
   text: string;
+  /** The constructs it uses (`rules.logging.enabled`), for fitting it to the provider versions of steps 1-6. */
+  constructs: string[];
+}
+
+/** Construct paths of a parsed resource body: blocks are arrays of objects (hcl2json), attributes values. */
+function constructsOfBody(body: Record<string, unknown>, prefix = "", out = new Set<string>()): string[] {
+  for (const [k, v] of Object.entries(body)) {
+    const p = prefix ? `${prefix}.${k}` : k;
+    out.add(p);
+    if (Array.isArray(v)) for (const item of v) if (item !== null && typeof item === "object" && !Array.isArray(item)) constructsOfBody(item as Record<string, unknown>, p, out);
+  }
+  return [...out];
 }
 
 export type ExtractOutcome = { ok: true; rulesets: ExtractedRuleset[] } | { ok: false; error: InputError };
@@ -36,6 +48,7 @@ export async function extractManagedRulesets(file: string, text: string): Promis
       zoneId: literalString(b.zone_id),
       zoneIdExpression: expressionText(b.zone_id),
       text: text.slice(pos.structural.start, pos.structural.end) + "\n",
+      constructs: constructsOfBody(b),
     });
   }
   if (out.length === 0) {

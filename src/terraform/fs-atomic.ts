@@ -46,6 +46,8 @@ export interface WriteAtomicOptions {
   backup?: boolean;
   /** File-system implementation (tests). */
   fs?: AtomicFs;
+  /** Permission bits of a file created new (an existing file keeps its own); default 0o666 less the umask. */
+  newFileMode?: number;
 }
 
 export interface WriteAtomicResult {
@@ -115,11 +117,11 @@ export async function writeFileAtomic(
     await writeInPlace(target.path, target.flags, data, fs);
     return { backupPath: null };
   }
-  return replaceRegularFile(target.path, data, opts.backup === true, fs);
+  return replaceRegularFile(target.path, data, opts.backup === true, fs, opts.newFileMode ?? 0o666);
 }
 
 /** Temporary file next to `path`, then rename over it: the atomic path, for regular files only. */
-async function replaceRegularFile(path: string, data: string | Uint8Array | Iterable<string>, backup: boolean, fs: AtomicFs): Promise<WriteAtomicResult> {
+async function replaceRegularFile(path: string, data: string | Uint8Array | Iterable<string>, backup: boolean, fs: AtomicFs, newFileMode: number): Promise<WriteAtomicResult> {
   let mode: number | null = null;
   try {
     mode = (await fs.stat(path)).mode & 0o7777;
@@ -132,7 +134,7 @@ async function replaceRegularFile(path: string, data: string | Uint8Array | Iter
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let created = false;
   try {
-    const handle = await fs.open(tmp, "wx", mode ?? 0o666);
+    const handle = await fs.open(tmp, "wx", mode ?? newFileMode);
     created = true;
     try {
       if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, TESTDATA, type CliResult } from "../support/cli.js";
 
 const MZ = path.join(TESTDATA, "multi-zone");
-const COMMANDS = ["scan", "plan", "gate", "certs", "apply", "api"];
+const COMMANDS = ["scan", "plan", "gate", "certs", "apply", "api", "merge"];
 
 type Json = { root: string; findings: { code: string; file: string | null; line: number | null }[] };
 

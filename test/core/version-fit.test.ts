@@ -2,7 +2,8 @@
 // generated ruleset is rendered, parsed back, and every construct it uses must exist, per the feature table
 // read from the provider's source, in every provider version the root may run steps 1-6 on; what cannot be
 // kept is refused with the construct, its minimum version and the constraint's file:line.
-// (Running real `terraform validate` on each against the provider double is the follow-up once it lands.)
+// test/sandbox/version-matrix.test.ts runs the same matrix end to end: plan --out-dir, then the real
+// `terraform init` + `validate` against the provider double serving each version's transcribed schema.
 import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
 import type { FirewallRule, LegacyWafPackage, ResourceRef, Ruleset } from "../../src/core/model.js";
@@ -131,6 +132,18 @@ describe("version matrix: constraints and locks × legacy settings", () => {
     expect(f.message).toContain("the next terraform init installs the newest provider");
     expect(root.provider.basis).toBe("assumed");
     expect(root.provider.target).toEqual(["~> 3.35"]);
+  });
+
+  it("an entry with a source and no version pins nothing either: the warning points at that entry", () => {
+    const root = fitRoot({ ...rootInput(ROWS.at(-1)!), provider: [{ constraint: "", file: "versions.tf", line: 5, module: "" }] });
+    const f = root.findings.filter((x) => x.code === "PROVIDER_CONSTRAINT_MISSING");
+    expect(f).toHaveLength(1);
+    expect([f[0]!.severity, f[0]!.file, f[0]!.line]).toEqual(["warning", "versions.tf", 5]);
+    expect(f[0]!.message).toContain('has no version: the next terraform init installs the newest provider');
+    expect(f[0]!.message).toContain('add version = "~> 3.35"');
+    expect(root.provider.basis).toBe("assumed");
+    // Without legacy resources there is nothing to warn about.
+    expect(fitRoot({ ...rootInput(ROWS.at(-1)!), provider: [{ constraint: "", file: "versions.tf", line: 5 }], hasLegacy: false }).findings).toEqual([]);
   });
 
   it("a constraint in a module is ANDed with the root's, as Terraform intersects them", () => {

@@ -119,7 +119,7 @@ interface Ctx {
  * empty or blank counts as unset.
  */
 export const ENV_BASE_URL = "CLOUDFLARE_BASE_URL";
-function baseUrlFromEnv(env: ApiCommandDeps["env"]): string | undefined {
+export function baseUrlFromEnv(env: ApiCommandDeps["env"]): string | undefined {
   const value = env[ENV_BASE_URL]?.trim();
   if (!value) return undefined;
   try {

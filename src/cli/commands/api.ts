@@ -10,6 +10,7 @@ import { API_ACTIONS, ApiUsageError, runApi, type ApiArgs, type ApiCommandDeps, 
 import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT } from "../errors.js";
 import { withJsonFlag } from "../options.js";
 import { writeReportFile } from "../io.js";
+import { runWaveCommand, type WaveArgs } from "../../online/waves-command.js";
 
 export { API_ACTIONS, type ApiAction, type ApiArgs, type ApiCommandDeps, type HclEmitter } from "../../api/commands/run.js";
 
@@ -27,7 +28,9 @@ export function createApiCommand(overrides: Partial<ApiCommandDeps> = {}): Comma
         stderr: (t) => deps.stderr(redact(t)),
       };
       try {
-        process.exitCode = await runApi(argv, deps, out);
+        const waves = argv as unknown as Partial<WaveArgs>;
+        if (argv.action === "migrate" && waves.from !== undefined) process.exitCode = await runWaveCommand(waves as WaveArgs, deps, out);
+        else process.exitCode = await runApi(argv, deps, out);
       } catch (e) {
         const err = toCliError(e);
         if (err === null) {
@@ -67,6 +70,12 @@ function buildOptions(y: Argv<object>) {
     .option("hostname-id", { type: "string", describe: "custom-hostname-ca: custom hostname ID", requiresArg: true })
     .option("ca", { choices: ["default", "google", "ssl_com"] as const, describe: 'custom-hostname-ca: certificate authority ("default" lets the service choose)' })
     .option("provider-major", { choices: [4, 5] as const, default: 4 as 4 | 5, describe: "config --format hcl: provider major version of the emitted resource" })
+    .option("from", { type: "string", requiresArg: true, describe: "migrate in waves: the zones a `scan --online`/`plan --online` JSON report shows ready (instead of --zone)" })
+    .option("ledger", { type: "string", requiresArg: true, describe: "migrate --from: JSON-lines record of every request and answer; a rerun never sends a zone twice" })
+    .option("wave-size", { type: "number", default: 10, describe: "migrate --from: zones sent in this run (one wave)" })
+    .option("finish", { type: "boolean", default: false, describe: "migrate --from: send pending for the zones the ledger shows in validation" })
+    .option("summary-json", { type: "string", requiresArg: true, describe: "migrate --from: also write the wave's JSON summary to FILE (for CI)" })
+    .option("cache-dir", { type: "string", requiresArg: true, describe: "migrate --from: the --online cache whose entries of migrated zones are dropped (default .cf-waf-migrate/cache)" })
     .example("$0 api check --zone 0da42c8d2132a9ddaf714f9e7c920711", "can this zone migrate to the new WAF?")
     .example("$0 api config --zone 0da42c8d2132a9ddaf714f9e7c920711 --format json --output config.json", "save the configuration the migration would send (for plan --config-json)")
     .example("$0 api migrate --zone 0da42c8d2132a9ddaf714f9e7c920711 --mode pending --yes", "migrate the zone for real (without --yes: print the request only)")

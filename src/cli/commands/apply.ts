@@ -12,8 +12,10 @@ import { makeStyle, shouldColor } from "../../render/style.js";
 import { CliError } from "../errors.js";
 import { readStdin } from "../io.js";
 import { parsePairs, parseZonePlans, VAR_FILE_OPTION, VAR_OPTION, variableArgs, withExamples, withJsonFlag } from "../options.js";
+import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
+import { completeWithService } from "../../online/enrich.js";
 
-export interface ApplyArgs {
+export interface ApplyArgs extends OnlineArgs {
   paths?: string[];
   state?: string | string[];
   "terraform-bin": string;
@@ -34,7 +36,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
   command: "apply [paths..]",
   describe: "Run the migration through terraform or tofu: backup, import, plan check, state rm, delete legacy blocks, plan (dry run unless --yes)",
   builder: (y: Argv) =>
-    withExamples(withJsonFlag(y), [
+    withExamples(withJsonFlag(withOnlineOptions(y)), [
       ["$0 apply --chdir infra", "dry run in the root module infra: what each step would do, read-only commands only"],
       ["$0 apply --chdir infra --yes --ruleset-id 0da42c8d2132a9ddaf714f9e7c920711=4814384a9e5d4991b9815dcfc25d2f1f", "run steps 3 to 7 for real, importing that entry point ruleset"],
     ])
@@ -58,6 +60,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       throw new CliError("--format, --terraform-bin and --chdir can be given once");
     }
     const rulesetIds = parsePairs(argv["ruleset-id"], "ruleset-id");
+    const session = onlineSessionFromArgs(argv);
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     const configJson = parsePairs(argv["config-json"], "config-json");
     const json = argv.format === "json";
@@ -75,6 +78,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       zonePlans,
       configJson,
       variables: variableArgs(argv),
+      ...(session ? { completeOptions: completeWithService(session) } : {}),
       ...(argv["provider-major"] !== undefined ? { providerMajor: argv["provider-major"] as 4 | 5 } : {}),
       readStdin,
       ...(progress ? { onCommand: (c: string) => process.stderr.write(`  running: ${c}\n`) } : {}),

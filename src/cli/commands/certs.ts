@@ -27,7 +27,7 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit", "checkstyle", "compact"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
 export const CA_TARGETS = ["default", "google", "ssl_com"] as const;
 export const DEFAULT_PATCH_FILE = "certificate-ca.patch";
 

@@ -2,7 +2,6 @@
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { analyze } from "../../core/analyze.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
@@ -10,6 +9,7 @@ import { buildReport } from "../../core/report.js";
 import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
+import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
 import { loadCliWorkspace } from "../workspace.js";
 import { CliError } from "../errors.js";
@@ -17,10 +17,13 @@ import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { evaluateProviderGate } from "../../terraform/provider-gate.js";
+import { versionFindings } from "../plan-versions.js";
+import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
+import { analyzeOnline } from "../../online/enrich.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit", "checkstyle", "compact"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
 
-export interface GateArgs extends CommonArgs {
+export interface GateArgs extends CommonArgs, OnlineArgs {
   "target-provider"?: string;
 }
 
@@ -29,7 +32,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
     withExamples(
-      withOutputOptions(withInputOptions(y), FORMATS, "error").option("target-provider", {
+      withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error")).option("target-provider", {
         type: "string",
         describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
       }),
@@ -45,27 +48,32 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
+    const session = onlineSessionFromArgs(argv);
 
     const ws = await loadCliWorkspace(argv);
-    const analysis = analyze(ws.domain, {
-      zonePlans,
-      stateKnown: ws.stateKnown,
-      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
-    });
+    const { analysis, decorate } = await analyzeOnline(
+      ws.domain,
+      { zonePlans, stateKnown: ws.stateKnown, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) },
+      session,
+    );
     const providers = await collectProviderInfo(ws.tree, ws.base);
     const gate = evaluateProviderGate(ws, providers, target);
+    // What plan would refuse or warn about for the versions the roots pin (issue 21), before anyone runs it.
+    const versions = versionFindings(ws, providers, analysis.zones.map((z) => z.zone.ruleset));
     const report = buildReport({
       version: toolVersion(),
       root: relativeRoot(ws.base),
       resources: ws.resources,
       analysis,
-      extraFindings: [...ws.findings, ...gate.findings],
+      extraFindings: [...ws.findings, ...gate.findings, ...versions],
       errors: [...ws.errors, ...providers.errors, ...gate.errors],
     });
+    decorate(report);
 
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
-    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text } });
+    const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
+    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
     process.exitCode = exitCodeFor(report, failOn);
   },
 };
@@ -101,6 +109,12 @@ export function gateTextTail(report: Report, failOn: FailOn, summaries: string[]
   lines.push("");
   lines.push(verdictLine(report, failOn, blocking, st));
   return lines.join("\n") + "\n";
+}
+
+/** The gate's verdict for the HTML report: the text report's last line, and the provider upgrade's status. */
+export function gateVerdict(report: Report, failOn: FailOn, summaries: string[]): { failed: boolean; line: string; notes: string[] } {
+  const blocking = report.findings.filter((f) => tripsFailOn(f.severity, failOn));
+  return { failed: report.errors.length > 0 || blocking.length > 0, line: verdictLine(report, failOn, blocking, makeStyle(false)), notes: summaries };
 }
 
 function verdictLine(report: Report, failOn: FailOn, blocking: Finding[], st: ReturnType<typeof makeStyle>): string {

@@ -19,10 +19,12 @@ import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
+import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
+import { analyzeOnline } from "../../online/enrich.js";
 
-const FORMATS = ["text", "json", "markdown", "shell"] as const;
+const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
-export interface PlanArgs extends CommonArgs {
+export interface PlanArgs extends CommonArgs, OnlineArgs {
   "ruleset-id": string[];
   "config-json": string[];
   "provider-major"?: number;
@@ -35,7 +37,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan [paths..]",
   describe: "Generate the replacement cloudflare_ruleset, its import and the seven-step migration plan",
   builder: (y: Argv) =>
-    withExamples(withOutputOptions(withInputOptions(y), FORMATS, "never"), [
+    withExamples(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never")), [
       ["$0 plan . --state terraform.tfstate --out-dir migration", "write ruleset.tf, imports.tf, migrate.sh, PLAN.md and the patches to migration/"],
       ["$0 plan . --state terraform.tfstate --config-json 0da42c8d2132a9ddaf714f9e7c920711=config.json", "build the ruleset from the service's saved configuration (api config)"],
       ["$0 plan --chdir infra --format markdown -o PLAN.md", "the plan as Markdown for a pull request, run in infra"],
@@ -53,6 +55,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     for (const [zone, id] of Object.entries(rulesetIds)) {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
+    const session = onlineSessionFromArgs(argv, cwd);
     const ws = await loadCliWorkspace(argv, cwd);
     const errors: InputError[] = [...ws.errors];
 
@@ -81,19 +84,15 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 
     const providerInfo = await collectProviderInfo(ws.tree, ws.base);
     const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? rulesetSyntaxMajor(providerInfo);
-    const baseAnalysis = analyze(ws.domain, {
-      zonePlans,
-      rulesetIds,
-      configRulesets,
-      providerMajor,
-      stateKnown: ws.stateKnown,
-      unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path),
-    });
+    const online = await analyzeOnline(
+      ws.domain,
+      { zonePlans, rulesetIds, configRulesets, providerMajor, stateKnown: ws.stateKnown, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) },
+      session,
+    );
+    const baseAnalysis = online.analysis;
     // cf-terraforming names the resource itself: import into that name (one zone, or the zone it names).
     const names = matchExtracted(extracted, baseAnalysis.zones.map((z) => z.zone.zoneId));
-    const analysis = Object.keys(names).length
-      ? analyze(ws.domain, { zonePlans, rulesetIds, configRulesets, providerMajor, stateKnown: ws.stateKnown, rulesetResourceNames: names, unfollowedModulePrefixes: ws.remoteModules.map((m) => m.path) })
-      : baseAnalysis;
+    const analysis = Object.keys(names).length ? analyze(ws.domain, { ...online.options, rulesetResourceNames: names }) : baseAnalysis;
 
     const plan = await assemblePlan({ ws, analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null, providerInfo, rulesetHcl: argv["out-dir"] !== undefined });
     errors.push(...plan.errors);
@@ -106,6 +105,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       errors,
       planSteps: plan.steps,
     });
+    online.decorate(report);
 
     report.versions = plan.versions;
     const first = plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;

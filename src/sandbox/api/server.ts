@@ -7,7 +7,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { MANAGED_PHASE } from "../../core/mappings.js";
-import { readAccount, writeAccount, type Account, type Zone } from "../account/account.js";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { ACCOUNT_FILE, readAccount, writeAccount, type Account, type Zone } from "../account/account.js";
+import { credentialOf, FaultBook, ServiceRateLimit, zoneOfPath, type RequestRecord, type ZoneFaults } from "./faults.js";
 import { equivalentConfig, findEntrypoint, isCompatible, migrate, migrationState, migrationStatus, putEntrypoint, ServiceError, type MigrationMode } from "./migration.js";
 
 export const API_BASE_PATH = "/client/v4";
@@ -26,12 +29,22 @@ export interface ApiServerOptions {
   port?: number;
   /** One line per request (method, path, status), never headers or bodies. */
   log?: (line: string) => void;
+  /** Misbehaviour per zone id, consumed request by request (see faults.ts). */
+  faults?: Record<string, ZoneFaults>;
+  /** The service's own limiter per credential (429 with Retry-After past it); absent: unlimited. */
+  rateLimit?: { requests: number; windowMs: number };
+  /** Clock of the request log and of the rate limit (tests inject a simulated one). */
+  now?: () => number;
+  /** HTTP server only: answer PUTs this much later (the change is already applied: a slow answer). */
+  putDelayMs?: number;
 }
 
 export interface ApiServer {
   /** http://127.0.0.1:<port>/client/v4 */
   baseUrl: string;
   port: number;
+  /** Every request the server answered, in order (for counting per window and per zone). */
+  requests(): RequestRecord[];
   close(): Promise<void>;
 }
 
@@ -51,22 +64,19 @@ interface Answer {
 const MODES: Record<string, MigrationMode> = { pending: "pending", "1": "pending", validation: "validation", "2": "validation" };
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const api = createApiHandler(options);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      const request: Request = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-      let answer: Answer;
-      try {
-        answer = handle(options, request);
-      } catch (e) {
-        answer = e instanceof ServiceError ? failure(e.status, e.code, e.message) : failure(500, 10000, `internal error: ${(e as Error).message}`);
-      }
-      options.log?.(`${request.method} ${url.pathname}${url.search} ${answer.status}`);
-      if (res.destroyed) return;
-      res.writeHead(answer.status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(answer.body));
+      const reply = api.handle({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const send = (): void => {
+        if (res.destroyed) return;
+        res.writeHead(reply.status, reply.headers);
+        res.end(reply.body);
+      };
+      if (req.method === "PUT" && (options.putDelayMs ?? 0) > 0) setTimeout(send, options.putDelayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -77,11 +87,94 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   return {
     baseUrl: `http://127.0.0.1:${port}${API_BASE_PATH}`,
     port,
+    requests: api.requests,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+export interface RawRequest {
+  method: string;
+  /** Path and query, as on the request line. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RawReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ApiHandler {
+  handle(req: RawRequest): RawReply;
+  requests(): RequestRecord[];
+}
+
+/** The service without a socket: the HTTP server uses it, and so does `simulatedFetch` (in-process tests). */
+export function createApiHandler(options: ApiServerOptions): ApiHandler {
+  const now = options.now ?? Date.now;
+  const log: RequestRecord[] = [];
+  const faults = new FaultBook(options.faults ?? {});
+  const limiter = options.rateLimit ? new ServiceRateLimit(options.rateLimit.requests, options.rateLimit.windowMs) : null;
+  return {
+    requests: () => [...log],
+    handle(raw) {
+      const url = new URL(raw.url, "http://127.0.0.1");
+      const request: Request = { method: raw.method, path: url.pathname, query: url.searchParams, headers: raw.headers, body: raw.body };
+      const at = now();
+      let answer: Answer;
+      const headers: Record<string, string> = { "Content-Type": "application/json" };
+      try {
+        const limited = limiter?.admit(credentialOf(raw.headers), at) ?? null;
+        const fault = limited === null ? faults.take(zoneOfPath(url.pathname)) : null;
+        if (limited !== null) {
+          headers["Retry-After"] = String(limited);
+          answer = failure(429, 10000, "Rate limited. Please wait and consider throttling your request speed");
+        } else if (fault?.kind === "rate-limited") {
+          headers["Retry-After"] = String(fault.retryAfterSeconds);
+          answer = failure(429, 10000, "Rate limited. Please wait and consider throttling your request speed");
+        } else if (fault?.kind === "server-error") {
+          answer = failure(500, 10000, "Internal Server Error");
+        } else {
+          answer = handle(options, request);
+        }
+      } catch (e) {
+        answer = e instanceof ServiceError ? failure(e.status, e.code, e.message) : failure(500, 10000, `internal error: ${(e as Error).message}`);
+      }
+      log.push({ at, method: request.method, path: url.pathname, query: url.search, status: answer.status, zoneId: zoneOfPath(url.pathname) });
+      options.log?.(`${request.method} ${url.pathname}${url.search} ${answer.status}`);
+      return { status: answer.status, headers, body: JSON.stringify(answer.body) };
+    },
+  };
+}
+
+/**
+ * Reads account.json afresh whenever it changed on disk (the provider double writes it too), and reuses
+ * the parsed account otherwise: a 300-zone estate is parsed once per change, not once per request.
+ */
+const readers = new Map<string, () => Account>();
+function accountReader(dir: string): () => Account {
+  let reader = readers.get(dir);
+  if (!reader) {
+    let seen: { key: string; account: Account } | null = null;
+    reader = () => {
+      let key = "absent";
+      try {
+        const st = statSync(join(dir, ACCOUNT_FILE));
+        key = `${st.mtimeMs}:${st.size}:${st.ino}`;
+      } catch {
+        // No file yet: an empty account, read below.
+      }
+      if (seen === null || seen.key !== key) seen = { key, account: readAccount(dir) };
+      return seen.account;
+    };
+    readers.set(dir, reader);
+  }
+  return reader;
 }
 
 function success(status: number, result: unknown): Answer {
@@ -102,7 +195,7 @@ function handle(options: ApiServerOptions, r: Request): Answer {
   if (!r.path.startsWith(`${API_BASE_PATH}/`)) return failure(404, 7000, "No route for that URI");
   if (!authorized(options.credentials, r.headers)) return failure(401, 10000, "Authentication error");
   const path = r.path.slice(API_BASE_PATH.length);
-  const account = readAccount(options.accountDir);
+  const account = accountReader(options.accountDir)();
   if (r.method === "GET" && path === "/zones") {
     const name = r.query.get("name");
     const zones = Object.values(account.zones).filter((z) => name === null || z.name === name);

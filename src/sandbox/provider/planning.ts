@@ -175,14 +175,25 @@ export interface ValidationProblem {
   /** The attribute path as Terraform's diagnostics want it. */
   path: (string | number)[];
   message: string;
+  /** The diagnostic's detail, when the SDK gives one. */
+  detail?: string;
 }
 
-/** The provider-side checks the source declares (StringInSlice), in the SDK's wording. */
-export function validateConfig(block: BlockSchema, config: Value, prefix: (string | number)[] = []): ValidationProblem[] {
+/**
+ * The provider-side checks the source declares (StringInSlice), in the SDK's wording; for an SDKv2 type also
+ * the SDK's own refusal of a computed-only attribute set in configuration (helper/schema schemaMap.validate:
+ * Terraform core leaves that check to the provider).
+ */
+export function validateConfig(block: BlockSchema, config: Value, prefix: (string | number)[] = [], sdk: "sdkv2" | "framework" = "framework"): ValidationProblem[] {
   if (!isObject(config)) return [];
   const problems: ValidationProblem[] = [];
   for (const [name, attr] of Object.entries(block.attributes)) {
     const v = config[name];
+    if (sdk === "sdkv2" && attr.computed && !attr.optional && !attr.required && v !== null && v !== undefined) {
+      const path = [...prefix, name];
+      const key = path.join(".");
+      problems.push({ key, path, message: "Value for unconfigurable attribute", detail: `Can't configure a value for ${JSON.stringify(key)}: its value will be decided automatically based on the result of applying this configuration.` });
+    }
     if (attr.oneOf && typeof v === "string" && !attr.oneOf.includes(v)) {
       const path = [...prefix, name];
       const key = path.join(".");
@@ -191,10 +202,10 @@ export function validateConfig(block: BlockSchema, config: Value, prefix: (strin
   }
   for (const [name, bt] of Object.entries(block.blocks)) {
     const v = config[name];
-    if (Array.isArray(v)) v.forEach((e, i) => problems.push(...validateConfig(bt.block, e, [...prefix, name, i])));
+    if (Array.isArray(v)) v.forEach((e, i) => problems.push(...validateConfig(bt.block, e, [...prefix, name, i], sdk)));
     else if (isObject(v)) {
-      if (bt.nesting === "map") for (const [k, e] of Object.entries(v)) problems.push(...validateConfig(bt.block, e, [...prefix, name, k]));
-      else problems.push(...validateConfig(bt.block, v, [...prefix, name]));
+      if (bt.nesting === "map") for (const [k, e] of Object.entries(v)) problems.push(...validateConfig(bt.block, e, [...prefix, name, k], sdk));
+      else problems.push(...validateConfig(bt.block, v, [...prefix, name], sdk));
     }
   }
   return problems;

@@ -28,11 +28,11 @@ function error(summary: string, detail = ""): Diagnostic {
   return { severity: "ERROR", summary, detail };
 }
 
-function validationDiagnostics(block: BlockSchema, config: Value): Diagnostic[] {
-  return validateConfig(block, config).map((p) => ({
+function validationDiagnostics(schema: ResourceSchema, config: Value): Diagnostic[] {
+  return validateConfig(schema.block, config, [], schema.sdk).map((p) => ({
     severity: "ERROR",
     summary: p.message,
-    detail: "",
+    detail: p.detail ?? "",
     attribute: { steps: p.path.map((s) => (typeof s === "number" ? { element_key_int: s } : { attribute_name: s })) },
   }));
 }
@@ -119,10 +119,10 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       }
       return { diagnostics: [] };
     },
-    ValidateResourceTypeConfig: ({ request }) => ({ diagnostics: validationDiagnostics(resourceSchema(request.type_name).block, decodeDynamic(request.config)) }),
+    ValidateResourceTypeConfig: ({ request }) => ({ diagnostics: validationDiagnostics(resourceSchema(request.type_name), decodeDynamic(request.config)) }),
     ValidateDataSourceConfig: ({ request }) => {
       const schema = schemas.dataSources[request.type_name];
-      return { diagnostics: schema ? validationDiagnostics(schema.block, decodeDynamic(request.config)) : [] };
+      return { diagnostics: schema ? validationDiagnostics(schema, decodeDynamic(request.config)) : [] };
     },
     UpgradeResourceState: ({ request }) => {
       const schema = resourceSchema(request.type_name);
