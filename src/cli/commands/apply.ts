@@ -45,7 +45,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option("terraform-bin", { type: "string", default: "terraform", describe: "terraform, tofu, or a path to either" })
       .option("yes", { type: "boolean", default: false, describe: "really change state and files (default: dry run, read-only commands only)" })
       .option("accept-changes", { type: "boolean", default: false, describe: "go on when the plan check shows changes to the imported ruleset" })
-      .option("chdir", { type: "string", describe: "root module terraform runs in (default: the single scanned directory)" })
+      .option("chdir", { type: "string", describe: "DIR: switch to DIR first, as terraform -chdir does: the root module terraform runs in, every path relative to it (default: the single scanned directory)" })
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "import id form (default: from the lock file, else 4)" })
