@@ -100,4 +100,11 @@ function reportFailure(e: unknown, debug: boolean): number {
   return EXIT_INPUT;
 }
 
+// A reader that stops early (`cf-waf-migrate scan | head`) closes the pipe: stop writing and exit with the
+// run's code, as other command-line tools do, instead of an unhandled EPIPE with a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 await main(hideBin(process.argv));

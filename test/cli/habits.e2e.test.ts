@@ -3,7 +3,10 @@
 // command's --help. One spawn per behaviour, run side by side.
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, TESTDATA, type CliResult } from "../support/cli.js";
+import { BIN, runCli, TESTDATA, type CliResult } from "../support/cli.js";
+import { tempDir } from "../support/workdir.js";
+// @ts-expect-error the bench generator is plain JavaScript
+import { ensureManyInstances } from "../../scripts/bench/generate.mjs";
 
 const MZ = path.join(TESTDATA, "multi-zone");
 const COMMANDS = ["scan", "plan", "gate", "certs", "apply", "api", "merge"];
@@ -61,6 +64,20 @@ describe("CLI habits of Terraform and TFLint users", () => {
     expect(lines[0]).toMatch(/^\d+ issue\(s\) found:$/);
     expect(lines[1]).toBe("");
     expect(lines[2]).toMatch(/^[^:]+:\d+:0: (Error|Warning|Notice) - .+ \([A-Z_]+\)$/);
+  });
+
+  it("a reader that closes the pipe early ends the run quietly, not with an EPIPE stack trace", async () => {
+    const { execa } = await import("execa");
+    // A report well over a pipe's buffer (64 KB), so writes are still pending when the reader goes away.
+    const dir = tempDir("cfwm-epipe-");
+    ensureManyInstances(dir, { seed: 7, instances: 1000, shape: "one" });
+    const child = execa("node", [BIN, "scan", dir, "--state", path.join(dir, "terraform.tfstate"), "--format", "json", "--quiet"], { reject: false, env: { NO_COLOR: "1" }, stdin: "ignore" });
+    // Read the first chunk, then close our end, as `| head -c 1` does.
+    await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+    child.stdout!.destroy();
+    const r = await child;
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at /);
+    expect([0, 1]).toContain(r.exitCode);
   });
 
   it.each(COMMANDS.map((c, i) => [c, i] as const))("%s --help shows examples and the exit-code convention", (command, i) => {
