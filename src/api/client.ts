@@ -153,7 +153,8 @@ export class ApiClient {
         if (err.kind === "network" && mode === "all") {
           const delay = backoffDelay(attempt, this.policy, this.random);
           if (this.canRetry(attempt, started, delay)) {
-            this.logFn(`${label}: ${err.message}; retrying in ${seconds(delay)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`);
+            // The network error's message already starts with the request line.
+            this.logFn(`${err.message}; retrying in ${seconds(delay)} s (attempt ${attempt + 1} of ${this.policy.maxAttempts})`);
             await this.sleep(delay);
             continue;
           }

@@ -3,7 +3,7 @@
 // and turns every failure into one line on stderr with the contract's exit code.
 import yargs, { type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { CliError, EXIT_INPUT } from "./errors.js";
+import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT } from "./errors.js";
 import { toolVersion } from "./io.js";
 
 /**
@@ -33,7 +33,11 @@ async function commandsFor(argv: string[]): Promise<CommandModule<any, any>[]> {
 export function normalizeArgv(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    let a = argv[i]!;
+    // Terraform spells its global options with one dash (`-no-color`, `-chdir=DIR`, `-json`); yargs would
+    // read them as bundles of short flags.
+    const single = /^-(no-color|chdir|json)(=.*)?$/.exec(a);
+    if (single) a = `-${a}`;
     if (a.startsWith("--") && !a.includes("=") && argv[i + 1] === "-") {
       out.push(`${a}=-`);
       i++;
@@ -51,6 +55,10 @@ export async function main(rawArgv: string[]): Promise<void> {
       .usage("$0 <command> [options]\n\nFind, plan and gate the move from Cloudflare's previous WAF to cloudflare_ruleset.")
       .command(await commandsFor(argv))
       .option("debug", { type: "boolean", default: false, describe: "print stack traces of internal errors" })
+      .option("color", { type: "boolean", describe: "--no-color (or -no-color): no colours, as NO_COLOR=1 does" })
+      .option("chdir", { type: "string", describe: "DIR: switch to DIR before anything else; every path is then relative to it (terraform's -chdir)" })
+      .middleware(applyGlobalOptions, true)
+      .epilogue(EXIT_CODES_EPILOGUE)
       .demandCommand(1, "Name a command: scan, plan, gate, apply, certs, api or merge.")
       .strict()
       .version(toolVersion())
@@ -66,6 +74,21 @@ export async function main(rawArgv: string[]): Promise<void> {
   }
 }
 
+/** `--chdir` first (terraform's meaning: every later path is relative to DIR), then `--no-color`. */
+export function applyGlobalOptions(argv: { chdir?: unknown; color?: unknown }): void {
+  if (typeof argv.chdir === "string") {
+    try {
+      process.chdir(argv.chdir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new CliError(`--chdir ${argv.chdir}: ${code === "ENOENT" ? "no such directory" : code === "ENOTDIR" ? "not a directory" : (e as Error).message}`);
+    }
+    // Every later path, apply's root module included, is now relative to DIR: DIR itself is ".".
+    argv.chdir = ".";
+  }
+  if (argv.color === false) process.env.NO_COLOR = "1";
+}
+
 function reportFailure(e: unknown, debug: boolean): number {
   if (e instanceof CliError) {
     process.stderr.write(`cf-waf-migrate: ${e.message}\n`);
@@ -76,5 +99,12 @@ function reportFailure(e: unknown, debug: boolean): number {
   if (debug && err?.stack) process.stderr.write(err.stack + "\n");
   return EXIT_INPUT;
 }
+
+// A reader that stops early (`cf-waf-migrate scan | head`) closes the pipe: stop writing and exit with the
+// run's code, as other command-line tools do, instead of an unhandled EPIPE with a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 await main(hideBin(process.argv));

@@ -1,10 +1,10 @@
 // Options shared by the commands, and their parsing into typed values.
 import type { Argv } from "yargs";
 import type { FailOn, ZonePlan } from "../core/model.js";
-import { CliError } from "./errors.js";
+import { CliError, EXIT_CODES_EPILOGUE } from "./errors.js";
 import { inputRecord } from "../core/null-proto.js";
 
-export const FORMATS = ["text", "json", "markdown", "sarif", "junit", "shell", "html"] as const;
+export const FORMATS = ["text", "json", "markdown", "sarif", "junit", "shell", "html", "checkstyle", "compact"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface CommonArgs {
@@ -62,7 +62,50 @@ export function withOutputOptions<T>(y: Argv<T>, formats: readonly Format[], fai
       describe: `${formats.join("|")}; repeat as FORMAT=FILE to write several at once (default: text on a terminal, json otherwise)`,
     })
     .option("output", { alias: "o", type: "string", describe: "write the report to FILE instead of stdout" })
-    .option("fail-on", { type: "string", choices: ["error", "warning", "info", "never"], default: failOnDefault, describe: "exit 1 when a finding is at or above this severity" });
+    // No yargs default: parseFailOn supplies it, so an explicit --fail-on can be told from the default.
+    .option("fail-on", { type: "string", choices: ["error", "warning", "info", "never"], defaultDescription: failOnDefault, describe: "exit 1 when a finding is at or above this severity" })
+    .option("json", { type: "boolean", describe: "same as --format json" })
+    .option("minimum-failure-severity", { type: "string", choices: Object.keys(TFLINT_SEVERITY), describe: "TFLint's spelling of --fail-on (notice is info)" })
+    .middleware((argv) => applyOutputSynonyms(argv as unknown as OutputSynonyms), true);
+}
+
+/** TFLint's --minimum-failure-severity values and the --fail-on level each one means. */
+export const TFLINT_SEVERITY: Readonly<Record<string, FailOn>> = { error: "error", warning: "warning", notice: "info" };
+
+interface OutputSynonyms {
+  format: string[];
+  json?: boolean;
+  "fail-on"?: string;
+  "minimum-failure-severity"?: string;
+}
+
+/** `--json` adds `--format json`; `--minimum-failure-severity` sets `--fail-on` (both given, they must agree). */
+export function applyOutputSynonyms(argv: OutputSynonyms): void {
+  if (argv.json) argv.format = [...(argv.format ?? []), "json"];
+  const tflint = argv["minimum-failure-severity"];
+  if (tflint === undefined) return;
+  const level = Object.hasOwn(TFLINT_SEVERITY, tflint) ? TFLINT_SEVERITY[tflint]! : undefined;
+  if (level === undefined) throw new CliError(`--minimum-failure-severity ${tflint}: not one of ${Object.keys(TFLINT_SEVERITY).join(", ")}`);
+  if (argv["fail-on"] !== undefined && argv["fail-on"] !== level) {
+    throw new CliError(`--minimum-failure-severity ${tflint} means --fail-on ${level}, but --fail-on ${argv["fail-on"]} was given too: give one of them`);
+  }
+  argv["fail-on"] = level;
+}
+
+/** `--json` for the commands whose `--format` takes one value (apply, api): `--format json`. */
+export function withJsonFlag<T>(y: Argv<T>): Argv<T> {
+  return y.option("json", { type: "boolean", describe: "same as --format json" }).middleware((argv) => {
+    const a = argv as { json?: boolean; format?: unknown };
+    if (!a.json) return;
+    if (a.format !== undefined && a.format !== "json" && a.format !== "text") throw new CliError(`--json and --format ${String(a.format)} contradict each other: give one of them`);
+    a.format = "json";
+  }, true);
+}
+
+/** A command's --help: two or three real examples, then the exit codes. */
+export function withExamples<T>(y: Argv<T>, examples: readonly (readonly [string, string])[]): Argv<T> {
+  for (const [command, description] of examples) y = y.example(command, description);
+  return y.epilogue(EXIT_CODES_EPILOGUE);
 }
 
 /** `ZONE_ID=VALUE` pairs (repeatable options). */

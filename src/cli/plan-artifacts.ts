@@ -56,6 +56,7 @@ export interface AssembledPlan {
   /** The paths each patch touches, relative to patchDir. */
   legacyPatchFiles: string[];
   overridesPatchFiles: string[];
+  /** ruleset.tf; "" when assemblePlan was asked not to generate it (`rulesetHcl: false`). */
   rulesetTf: string;
   /** null when the root's Terraform may be older than 1.5 (no import {} blocks). */
   importsTf: string | null;
@@ -85,6 +86,11 @@ export async function assemblePlan(input: {
    * relative to the estate's top): the patches' directory is given relative to it, where migrate.sh runs.
    */
   rootDir?: string;
+  /**
+   * Generate ruleset.tf (default true). Only --out-dir writes it (no report holds it), and over thousands
+   * of zones it is most of a plan's own work: `plan` without --out-dir skips it, and `rulesetTf` is "".
+   */
+  rulesetHcl?: boolean;
 }): Promise<AssembledPlan> {
   const { ws, analysis, providerMajor } = input;
   const errors: InputError[] = [];
@@ -117,7 +123,8 @@ export async function assemblePlan(input: {
   const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
   const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
   const raiseFirst = fits.some((f) => f.missing.length > 0);
-  const zoneRulesets = await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
+  const zoneRulesets =
+    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
   const rulesetTf = zoneRulesets.join("\n");
   const importsTf = versionFit.importBlocks ? importsFile(analysis.zones) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.

@@ -37,7 +37,8 @@ export function quoteHclString(s: string): string {
         out += s[i + 1] === "{" ? ch + ch : ch;
         break;
       default:
-        out += isPrintable(code) ? ch : `\\u${code.toString(16).padStart(4, "0")}`;
+        // Printable ASCII needs no Unicode lookup (which allocated and ran two regular expressions per character).
+        out += (code >= 0x20 && code < 0x7f) || isPrintable(code) ? ch : `\\u${code.toString(16).padStart(4, "0")}`;
     }
   }
   return out + '"';
@@ -71,6 +72,8 @@ export function quotedStringEnd(text: string, start: number): number {
  * otherwise it is kept as written.
  */
 export function unquoteHclString(body: string, opts: { strict?: boolean } = {}): string {
+  // No escape and no doubled template introducer: the body is the value (most keys and labels).
+  if (body.indexOf("\\") === -1 && body.indexOf("{") === -1) return body;
   let out = "";
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;

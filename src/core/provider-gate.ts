@@ -132,7 +132,10 @@ export function providerFindings(input: ProviderGateInput): ProviderGateResult {
     return { findings: [], errors, decision, summary };
   }
   if (n === 0) {
-    return { findings: [], errors, decision, summary: `provider ${LEGACY_REMOVED_IN} or later is safe${where}: no legacy WAF resources remain (${decision.reason})` };
+    // decision.reason explains why the upgrade *would* break legacy resources; with none left, quoting it
+    // next to "safe" read as a contradiction. Say only what holds, and name the target when one was given.
+    const including = input.targetVersion !== undefined ? `, the target ${formatVersion(parseVersion(input.targetVersion))} included` : "";
+    return { findings: [], errors, decision, summary: `no legacy WAF resources remain${where}, so moving the provider to ${LEGACY_REMOVED_IN} or later (where they no longer exist) is safe${including}` };
   }
 
   const target = input.targetVersion !== undefined ? parseVersion(input.targetVersion) : null;

@@ -31,7 +31,8 @@ export function instancesOfResources(stateList: readonly string[], resources: It
  */
 export function legacyResourceSet(blockConfigAddresses: Iterable<string>, knownInstances: Iterable<string>): string[] {
   const out = new Set(blockConfigAddresses);
-  for (const a of knownInstances) {
+  // Callers pass state's instances and the plan's removals, mostly the same addresses: parse each once.
+  for (const a of new Set(knownInstances)) {
     const r = resourceOfInstance(a);
     if (r !== null) out.add(r);
   }

@@ -194,21 +194,35 @@ export interface MissingConstruct {
  * (`~> 3.4.0`), or several constraints ANDed (every module's, plus e.g. `<= 3.35.0`).
  */
 export function admittedReleases(target: string | readonly string[]): string[] {
-  const list = typeof target === "string" ? [target] : [...target];
-  const nonBlank = list.filter((c) => c.trim() !== "");
-  // Every zone of a root asks with the same target: remembered per target (a copy goes out, so callers
-  // cannot alter the remembered list). Malformed input is never remembered, so it throws every time.
-  const key = JSON.stringify(nonBlank);
-  const known = ADMITTED.get(key);
-  if (known) return [...known];
-  nonBlank.forEach((c) => parseConstraint(c)); // throws InvalidConstraintError on malformed input
-  const admitted = TAG_VERSIONS.filter((t) => satisfies(t.version, nonBlank)).map((t) => formatVersion(t.version));
-  if (ADMITTED.size >= MEMO_LIMIT) ADMITTED.clear();
-  ADMITTED.set(key, admitted);
-  return [...admitted];
+  return [...admitted(target).versions];
 }
 
-const ADMITTED = new Map<string, string[]>();
+interface Admitted {
+  versions: readonly string[];
+  /** Names this list in the per-construct memo. */
+  key: string;
+}
+
+/**
+ * Every zone of a root asks with the same target: remembered per target (admittedReleases hands out a
+ * copy, so callers cannot alter the remembered list). Malformed input is never remembered: it throws
+ * every time.
+ */
+function admitted(target: string | readonly string[]): Admitted {
+  const list = typeof target === "string" ? [target] : [...target];
+  const nonBlank = list.filter((c) => c.trim() !== "");
+  const key = JSON.stringify(nonBlank);
+  const known = ADMITTED.get(key);
+  if (known) return known;
+  nonBlank.forEach((c) => parseConstraint(c)); // throws InvalidConstraintError on malformed input
+  const versions = TAG_VERSIONS.filter((t) => satisfies(t.version, nonBlank)).map((t) => formatVersion(t.version));
+  const entry = { versions, key: versions.join(" ") };
+  if (ADMITTED.size >= MEMO_LIMIT) ADMITTED.clear();
+  ADMITTED.set(key, entry);
+  return entry;
+}
+
+const ADMITTED = new Map<string, Admitted>();
 
 /**
  * The constructs `ruleset` (and, unless `imports: false`, the import of step 3) would need that some version
@@ -239,7 +253,7 @@ export function missingConstructs(
   providerVersionOrConstraint: string | readonly string[],
   options: FitOptions = {},
 ): MissingConstruct[] {
-  const versions = admittedReleases(providerVersionOrConstraint);
+  const versions = admitted(providerVersionOrConstraint);
   const used = options.constructs ? [...options.constructs] : constructsOf(ruleset);
   if (options.imports ?? true) used.unshift("import");
   const out: MissingConstruct[] = [];
@@ -254,11 +268,11 @@ export function missingConstructs(
   return out.filter((m) => !names.has(m.construct.slice(0, m.construct.lastIndexOf("."))));
 }
 
-/** The first of `versions` without the construct, remembered per version list (the same for every zone). */
-function firstVersionLacking(construct: string, versions: readonly string[]): string | undefined {
-  const key = `${construct}\u0000${versions.join(" ")}`;
+/** The first of the admitted versions without the construct, remembered per version list (the same for every zone). */
+function firstVersionLacking(construct: string, versions: Admitted): string | undefined {
+  const key = `${construct}\u0000${versions.key}`;
   if (LACKING.has(key)) return LACKING.get(key) ?? undefined;
-  const lacking = versions.find((v) => !hasConstruct(construct, v));
+  const lacking = versions.versions.find((v) => !hasConstruct(construct, v));
   if (LACKING.size >= MEMO_LIMIT) LACKING.clear();
   LACKING.set(key, lacking ?? null);
   return lacking;

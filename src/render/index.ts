@@ -1,6 +1,8 @@
 // The renderers the CLI registers beyond text and json: one pure function of the report per format.
 // The CLI wires them in (render does not import the CLI: layers point down).
 import type { Report } from "../core/model.js";
+import { renderCheckstyle } from "./checkstyle.js";
+import { renderCompact } from "./compact.js";
 import { renderHtml } from "./html/index.js";
 import { renderJunit } from "./junit.js";
 import { renderMarkdown } from "./markdown.js";
@@ -17,13 +19,17 @@ export interface RenderContext {
 
 export type ReportRenderer = (report: Report, ctx: RenderContext) => string;
 
-export const RENDERERS: Record<"markdown" | "sarif" | "junit" | "html", ReportRenderer> = {
+export const RENDERERS: Record<"markdown" | "sarif" | "junit" | "html" | "checkstyle" | "compact", ReportRenderer> = {
   markdown: (report, ctx) => renderMarkdown(report, { title: ctx.title }),
   sarif: (report, ctx) => renderSarif(report, ctx.srcRootUri ? { srcRootUri: ctx.srcRootUri } : {}),
   junit: (report, ctx) => renderJunit(report, { title: ctx.title }),
   html: (report, ctx) => renderHtml(report, { title: ctx.title }),
+  checkstyle: (report) => renderCheckstyle(report),
+  compact: (report) => renderCompact(report),
 };
 
+export { renderCheckstyle } from "./checkstyle.js";
+export { renderCompact } from "./compact.js";
 export { renderHtml } from "./html/index.js";
 export { renderJunit } from "./junit.js";
 export { renderMarkdown } from "./markdown.js";

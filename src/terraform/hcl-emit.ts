@@ -184,7 +184,8 @@ function ruleV5(rule: RulesetRule, last: boolean, todos?: string[]): string[] {
 function todoLines(todos: string[] | undefined): string[] {
   const out: string[] = [];
   for (const t of todos ?? []) {
-    for (const line of t.split(/\r?\n/)) out.push(`# TODO: ${line}`.trimEnd());
+    if (!t.includes("\n")) out.push(`# TODO: ${t}`.trimEnd());
+    else for (const line of t.split(/\r?\n/)) out.push(`# TODO: ${line}`.trimEnd());
   }
   return out;
 }

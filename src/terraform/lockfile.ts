@@ -9,6 +9,7 @@
 // Parsed with @cdktn/hcl2json (the same HCL parser as Terraform); hcl2json has no source positions, so the
 // line of each provider block is found by locating its label in the text.
 import { loadHcl2Json } from "./parse-pool/pool.js";
+import { readWholeFileFast } from "./hcl/whole-file.js";
 
 export interface LockEntry {
   /** Provider source address as written in the lock file, e.g. `registry.terraform.io/cloudflare/cloudflare`. */
@@ -71,7 +72,8 @@ function stringOrNull(v: unknown): string | null {
 export async function parseLockFile(text: string, file = ".terraform.lock.hcl"): Promise<LockEntry[]> {
   let json: Record<string, unknown>;
   try {
-    json = (await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>;
+    // The fast reader reads a lock file as hcl2json does, without starting it (../hcl/whole-file.ts).
+    json = readWholeFileFast(text)?.body ?? ((await (await loadHcl2Json()).parse(file, text)) as Record<string, unknown>);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // hcl2json: `parse config: [FILE:4,1-2: Summary; Detail.]`

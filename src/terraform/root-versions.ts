@@ -11,16 +11,13 @@ import type { Workspace } from "./workspace.js";
 export function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
   const legacy = ws.resources.filter((x) => LEGACY_WAF_RESOURCE_TYPES.has(x.type));
   const dirs = new Set(r.moduleDirs);
-  // In file order, so "the first legacy resource" is the one a reader meets first.
-  const inConfig = legacy
-    .filter((x): x is typeof x & { file: string; line: number } => x.inConfig && x.file !== null && x.line !== null)
-    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  const inConfig = legacy.filter((x): x is typeof x & { file: string; line: number } => x.inConfig && x.file !== null && x.line !== null);
   const own = inConfig.filter((x) => dirs.has(path.dirname(x.file)));
   // A state-only legacy resource belongs to the only root there is; with several roots, to none we can name.
   const hasLegacy = own.length > 0 || (info.roots.length === 1 && legacy.length > 0);
   const node = ws.tree.roots.find((n) => n.dir.dir === r.dir);
   const tb = node?.dir.terraformBlocks[0];
-  const firstLegacy = own[0] ?? (info.roots.length === 1 ? inConfig[0] : undefined);
+  const firstLegacy = firstInFileOrder(own) ?? (info.roots.length === 1 ? firstInFileOrder(inConfig) : undefined);
   const anchor = tb ? { file: tb.file, line: tb.line } : firstLegacy ? { file: firstLegacy.file, line: firstLegacy.line } : null;
   return {
     root: r.root,
@@ -31,6 +28,17 @@ export function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: Provi
     anchor,
     hasLegacy,
   };
+}
+
+/**
+ * "The first legacy resource": the one a reader meets first, in file order. The first of a stable sort by
+ * the same order, found in one pass (sorting every legacy resource of a big estate cost more than all of
+ * the rest of this file).
+ */
+function firstInFileOrder<T extends { file: string; line: number }>(xs: readonly T[]): T | undefined {
+  let first: T | undefined;
+  for (const x of xs) if (first === undefined || x.file.localeCompare(first.file) < 0 || (x.file.localeCompare(first.file) === 0 && x.line < first.line)) first = x;
+  return first;
 }
 
 /** Every root's versions and findings. */

@@ -236,12 +236,19 @@ describe("timeouts and network failures", () => {
     const closed = fake.baseUrl;
     await fake.close();
     const clock = fakeClock();
+    const logs: string[] = [];
     const err = await caught(
-      createApiClient({ env: { CLOUDFLARE_API_TOKEN: TOKEN }, baseUrl: closed, sleep: clock.sleep, now: clock.now, retry: { maxAttempts: 3 } }).request(checkReq),
+      createApiClient({ env: { CLOUDFLARE_API_TOKEN: TOKEN }, baseUrl: closed, sleep: clock.sleep, now: clock.now, retry: { maxAttempts: 3 }, log: (l) => logs.push(l) }).request(checkReq),
     );
     expect(err.kind).toBe("network");
     expect(err.attempts).toBe(3);
-    expect(err.message).toMatch(/could not reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
+    expect(err.message).toMatch(new RegExp(`^GET ${CHECK}\\?phase_two=1: could not reach 127\\.0\\.0\\.1:\\d+: ECONNREFUSED[^;]* \\(gave up after 3 attempts\\)$`));
+    // Each retry line names the request once (it was doubled: "GET …: GET …: could not reach …").
+    expect(logs).toHaveLength(2);
+    for (const line of logs) {
+      expect(line).toMatch(new RegExp(`^GET ${CHECK}\\?phase_two=1: could not reach 127\\.0\\.0\\.1:\\d+: ECONNREFUSED[^;]*; retrying in [\\d.]+ s \\(attempt [23] of 3\\)$`));
+      expect(line.split(CHECK).length - 1).toBe(1);
+    }
     fake = await startFakeCloudflare({ zones: [], credentials: {} }); // for afterEach
   });
 });

@@ -292,7 +292,8 @@ describe("cf-waf-migrate apply", () => {
     });
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.chdir).toBe(work.dir);
+    // terraform's -chdir: the run switched to DIR first, so the root module is "." from there.
+    expect(report.chdir).toBe(".");
     expect(report.steps.map((s: { status: string }) => s.status)).toEqual(["done", "done", "done", "done", "done", "done"]);
     expect(legacyInState(work.dir)).toEqual([]);
     // terraform worked on its own state; the inventory file was only read.

@@ -107,7 +107,15 @@ describe("providerFindings: the finding", () => {
     const r = run({ constraints: [ROOT_ENTRY(">= 3.0")], legacyAddresses: [], targetVersion: "5.8.0" });
     expect(r.findings).toEqual([]);
     expect(r.decision?.blocked).toBe(true);
-    expect(r.summary).toMatch(/^provider 4\.0\.0 or later is safe: no legacy WAF resources remain/);
+    expect(r.summary).toBe("no legacy WAF resources remain, so moving the provider to 4.0.0 or later (where they no longer exist) is safe, the target 5.8.0 included");
+  });
+
+  it("an empty run's summary does not also say what would block the upgrade (it read as a contradiction)", () => {
+    for (const constraints of [[], [ROOT_ENTRY(">= 3.0")]]) {
+      const r = run({ constraints, legacyAddresses: [] });
+      expect(r.summary).toBe("no legacy WAF resources remain, so moving the provider to 4.0.0 or later (where they no longer exist) is safe");
+      expect(r.summary).not.toMatch(/constraint|allows|removed in/);
+    }
   });
 
   it("says the legacy resources keep working while the provider stays on 3.x", () => {

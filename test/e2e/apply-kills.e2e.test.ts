@@ -35,7 +35,7 @@ describe("30 kills at random points of apply --yes (seeded)", { timeout: 1_800_0
       const where = byInvocation ? `kill ${when} invocation ${k}` : `kill after ${delay} ms`;
       expect(await violation(copy), where).toBeNull();
       const again = await runApplyCli(t, copy);
-      expect(again.code, `${where}: rerun ${again.stdout}`).toBe(0);
+      expect(again.code, `${where}: rerun ${again.stdout}${again.stderr}`).toBe(0);
       await expectFinished(t, copy);
       if (byInvocation) expect(killed.signal, where).toBe("SIGKILL");
     }

@@ -22,7 +22,8 @@ export async function runCli(
     env: { NO_COLOR: "1", ...opts.env },
     ...(opts.input !== undefined ? { input: opts.input } : { stdin: "ignore" }),
     reject: false,
-    timeout: 60_000,
+    // A deadline for a CLI that hangs, not a speed check: three test files run at once on a busy machine.
+    timeout: 180_000,
   });
   return { stdout: r.stdout as string, stderr: r.stderr as string, exitCode: r.exitCode ?? -1 };
 }

@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fastTopLevelItems, readWholeFileFast } from "../../src/terraform/edit/fast-items.js";
+import { fastTopLevelItems } from "../../src/terraform/edit/fast-items.js";
+import { readWholeFileFast } from "../../src/terraform/hcl/whole-file.js";
 import { locateTopLevelItems } from "../../src/terraform/edit/tree.js";
 import { removeBlocks } from "../../src/terraform/edit/remove-blocks.js";
 import { loadHcl2Json } from "../../src/terraform/parse-pool/pool.js";

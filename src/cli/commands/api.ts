@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import type { Argv, CommandModule } from "yargs";
 import { ApiConfigError, ApiError, credentialRedactor, defaultSleep, readCredentials } from "../../api/index.js";
 import { API_ACTIONS, ApiUsageError, runApi, type ApiArgs, type ApiCommandDeps, type HclEmitter, type Io } from "../../api/commands/run.js";
-import { CliError, EXIT_INPUT } from "../errors.js";
+import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT } from "../errors.js";
+import { withJsonFlag } from "../options.js";
 import { writeReportFile } from "../io.js";
 import { runWaveCommand, type WaveArgs } from "../../online/waves-command.js";
 
@@ -49,7 +50,7 @@ export function createApiCommand(overrides: Partial<ApiCommandDeps> = {}): Comma
 export const apiCommand: CommandModule<object, ApiArgs> = createApiCommand();
 
 function buildOptions(y: Argv<object>) {
-  return y
+  return withJsonFlag(y)
     .positional("action", {
       describe: "check | config | status | entrypoint | migrate | custom-hostname-ca",
       choices: API_ACTIONS,
@@ -75,7 +76,10 @@ function buildOptions(y: Argv<object>) {
     .option("finish", { type: "boolean", default: false, describe: "migrate --from: send pending for the zones the ledger shows in validation" })
     .option("summary-json", { type: "string", requiresArg: true, describe: "migrate --from: also write the wave's JSON summary to FILE (for CI)" })
     .option("cache-dir", { type: "string", requiresArg: true, describe: "migrate --from: the --online cache whose entries of migrated zones are dropped (default .cf-waf-migrate/cache)" })
-    .epilog("Credentials come from CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY; never from flags.");
+    .example("$0 api check --zone 0da42c8d2132a9ddaf714f9e7c920711", "can this zone migrate to the new WAF?")
+    .example("$0 api config --zone 0da42c8d2132a9ddaf714f9e7c920711 --format json --output config.json", "save the configuration the migration would send (for plan --config-json)")
+    .example("$0 api migrate --zone 0da42c8d2132a9ddaf714f9e7c920711 --mode pending --yes", "migrate the zone for real (without --yes: print the request only)")
+    .epilog(`Credentials come from CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY; never from flags.\n\n${EXIT_CODES_EPILOGUE}`);
 }
 
 function resolveDeps(o: Partial<ApiCommandDeps>): ApiCommandDeps {

@@ -11,7 +11,7 @@ import { renderApplyHeader, renderApplyJson, renderApplyStep, renderApplySummary
 import { makeStyle, shouldColor } from "../../render/style.js";
 import { CliError } from "../errors.js";
 import { readStdin } from "../io.js";
-import { parsePairs, parseZonePlans, VAR_FILE_OPTION, VAR_OPTION, variableArgs } from "../options.js";
+import { parsePairs, parseZonePlans, VAR_FILE_OPTION, VAR_OPTION, variableArgs, withExamples, withJsonFlag } from "../options.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 import { completeWithService } from "../../online/enrich.js";
 
@@ -38,13 +38,16 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
   command: "apply [paths..]",
   describe: "Run the migration through terraform or tofu: backup, import, plan check, state rm, delete legacy blocks, plan (dry run unless --yes)",
   builder: (y: Argv) =>
-    withOnlineOptions(y)
+    withExamples(withJsonFlag(withOnlineOptions(y)), [
+      ["$0 apply --chdir infra", "dry run in the root module infra: what each step would do, read-only commands only"],
+      ["$0 apply --chdir infra --yes --ruleset-id 0da42c8d2132a9ddaf714f9e7c920711=4814384a9e5d4991b9815dcfc25d2f1f", "run steps 3 to 7 for real, importing that entry point ruleset"],
+    ])
       .positional("paths", { type: "string", array: true, describe: "directories or .tf/.tf.json files to scan (default: --chdir, else .)" })
       .option("state", { type: "string", describe: "read the inventory from this state file instead of `state pull` (terraform still uses its own backend); - reads stdin" })
       .option("terraform-bin", { type: "string", default: "terraform", describe: "terraform, tofu, or a path to either" })
       .option("yes", { type: "boolean", default: false, describe: "really change state and files (default: dry run, read-only commands only)" })
       .option("accept-changes", { type: "boolean", default: false, describe: "go on when the plan check shows changes to the imported ruleset" })
-      .option("chdir", { type: "string", describe: "root module terraform runs in (default: the single scanned directory)" })
+      .option("chdir", { type: "string", describe: "DIR: switch to DIR first, as terraform -chdir does: the root module terraform runs in, every path relative to it (default: the single scanned directory)" })
       .option("workspace", { type: "string", describe: "the root's workspace to migrate (sets TF_WORKSPACE for every terraform call)" })
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output" })

@@ -24,10 +24,10 @@ import { loadCliWorkspace } from "../workspace.js";
 import type { Workspace } from "../../terraform/workspace.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
 export const CA_TARGETS = ["default", "google", "ssl_com"] as const;
 export const DEFAULT_PATCH_FILE = "certificate-ca.patch";
 
@@ -62,7 +62,10 @@ export const certsCommand: CommandModule<object, CertsArgs> = {
   command: "certs [paths..]",
   describe: "Audit certificates for the Let's Encrypt chain change; --fix --to CA writes a patch switching certificate_authority",
   builder: (y: Argv) =>
-    withOutputOptions(withInputOptions(y), FORMATS, "never")
+    withExamples(withOutputOptions(withInputOptions(y), FORMATS, "never"), [
+      ["$0 certs . --state terraform.tfstate", "certificates that still name Let's Encrypt, most urgent first"],
+      ["$0 certs . --fix --to google", "write a patch that switches them to Google Trust Services"],
+    ])
       .option("as-of", { type: "string", describe: "compute urgencies as of this day, YYYY-MM-DD (default: today, UTC)", requiresArg: true })
       .option("fix", { type: "boolean", default: false, describe: "write a patch that switches certificate_authority = \"lets_encrypt\" to --to" })
       .option("to", { type: "string", choices: CA_TARGETS, describe: "with --fix: the CA to switch to (default: the service chooses; packs and Total TLS get google)" })

@@ -16,13 +16,13 @@ import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { versionFindings } from "../plan-versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
 
 export interface GateArgs extends CommonArgs, OnlineArgs, EstateRunArgs {
   "target-provider"?: string;
@@ -32,10 +32,17 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   command: "gate [paths..]",
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
-    withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error"))).option("target-provider", {
-      type: "string",
-      describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
-    }) as unknown as Argv<GateArgs>,
+    withExamples(
+      withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error"))).option("target-provider", {
+        type: "string",
+        describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
+      }),
+      [
+        ["$0 gate . --state terraform.tfstate --target-provider 4.52.8", "fail the build while legacy WAF resources block provider 4.52.8"],
+        ["$0 gate . --minimum-failure-severity warning --format checkstyle -o gate.xml", "TFLint's spellings: fail on warnings too, Checkstyle XML for the CI"],
+        ["$0 gate --chdir infra --json --fail-on never", "report only (JSON on stdout), never fail"],
+      ],
+    ) as unknown as Argv<GateArgs>,
   handler: async (argv: ArgumentsCamelCase<GateArgs>) => {
     const failOn = parseFailOn(argv["fail-on"], "error");
     const target = parseTargetProvider(argv["target-provider"]);

@@ -5,10 +5,10 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { mergeReports, MergeError, type MergeInput } from "../../estate/merge.js";
 import { parseJsonWithPositions } from "../../terraform/hcl/json-positions.js";
 import { CliError } from "../errors.js";
-import { parseFailOn, withOutputOptions } from "../options.js";
+import { parseFailOn, withExamples, withOutputOptions } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
 
 export interface MergeArgs {
   reports: string[];
@@ -21,10 +21,16 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
   command: "merge <reports..>",
   describe: "Join the JSON reports of --shard K/N runs into one report (any --format), exit code as if scanned at once",
   builder: (y: Argv) =>
-    withOutputOptions(
-      y.positional("reports", { type: "string", array: true, describe: "JSON reports of the shards (--format json output of scan, gate or plan)" }),
-      FORMATS,
-      "error",
+    withExamples(
+      withOutputOptions(
+        y.positional("reports", { type: "string", array: true, describe: "JSON reports of the shards (--format json output of scan, gate or plan)" }),
+        FORMATS,
+        "error",
+      ),
+      [
+        ["$0 merge shard-1.json shard-2.json shard-3.json", "the estate's report from three `scan --shard K/3 --format json` runs; exit code as one run"],
+        ["$0 merge shards/*.json --format sarif --output estate.sarif", "one SARIF file for code scanning from every shard"],
+      ],
     ) as unknown as Argv<MergeArgs>,
   handler: async (argv: ArgumentsCamelCase<MergeArgs>) => {
     const inputs = await Promise.all(argv.reports.map(readReportJson));

@@ -5,17 +5,22 @@ import { analyzeEstateOnline } from "../../estate/online.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
 
 export const scanCommand: CommandModule<object, CommonArgs & OnlineArgs & EstateRunArgs> = {
   command: "scan [paths..]",
   describe: "Find legacy WAF resources and the settings the migration touches, in config and state",
-  builder: (y: Argv) => withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never"))) as unknown as Argv<CommonArgs & OnlineArgs & EstateRunArgs>,
+  builder: (y: Argv) =>
+    withExamples(withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never"))), [
+      ["$0 scan . --state terraform.tfstate", "scan the root module in this directory and its state"],
+      ["$0 scan infra --state infra.tfstate --format sarif=scan.sarif --format junit=scan.xml", "write SARIF and JUnit for CI from one run"],
+      ["$0 scan -chdir=infra -no-color --format compact", "terraform's and TFLint's spellings: run in infra, one line per finding"],
+    ]) as unknown as Argv<CommonArgs & OnlineArgs & EstateRunArgs>,
   handler: async (argv: ArgumentsCamelCase<CommonArgs & OnlineArgs & EstateRunArgs>) => {
     const run = parseEstateRun(argv);
     const failOn = parseFailOn(argv["fail-on"], "never");

@@ -2,7 +2,7 @@
 // survives a round trip), and HashiCorp's parser must accept the file before and after the edit. Each
 // editor reports a failure with its own error type, so the refusal is passed in.
 import { loadHcl2Json } from "../parse-pool/pool.js";
-import { readWholeFileFast } from "./fast-items.js";
+import { readWholeFileFast } from "../hcl/whole-file.js";
 
 export type GuardReason = "not-utf8" | "syntax-error" | "result-invalid";
 export type Refuse = (reason: GuardReason, message: string) => Error;
@@ -28,7 +28,7 @@ export function decodeStrict(input: string | Uint8Array, refuse: Refuse): string
 
 /**
  * What HashiCorp's parser reads from the text, or a refusal with its message. A file the fast reader reads
- * whole is valid and read exactly as hcl2json would read it (./fast-items.ts), so hcl2json only starts for
+ * whole is valid and read exactly as hcl2json would read it (../hcl/whole-file.ts), so hcl2json only starts for
  * the others.
  */
 export async function hclParseOrRefuse(text: string, file: string, when: "before" | "after", refuse: Refuse): Promise<Record<string, unknown>> {

@@ -18,7 +18,8 @@
 // asks the user to edit that file by hand.
 
 import * as guards from "./guards.js";
-import { fastTopLevelItems, readWholeFileFast } from "./fast-items.js";
+import { readWholeFileFast } from "../hcl/whole-file.js";
+import { fastTopLevelItems } from "./fast-items.js";
 import { locateTopLevelItems, type BlockSpan, type TopLevelItems } from "./tree.js";
 
 export interface BlockTarget {
