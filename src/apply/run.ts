@@ -22,6 +22,7 @@ import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
 import { planCheckStep } from "./plan-check.js";
 import { preflight, resolveChdir, type PreflightInput } from "./preflight.js";
+import { rehearse } from "./rehearsal.js";
 import { removeBlocksStep } from "./remove-blocks.js";
 import { stateRmStep } from "./state-rm.js";
 import type { ApplyContext, ApplyReport, ApplyStep, StepRecord } from "./types.js";
@@ -36,6 +37,8 @@ export interface ApplyOptions {
   stateFile?: string;
   /** The root module terraform runs in; default: the single scanned directory. */
   chdir?: string;
+  /** The workspace of the root to migrate (TF_WORKSPACE for every terraform call); default: terraform's own selection. */
+  workspace?: string;
   /** `terraform` (default), `tofu`, or a path. */
   terraformBin?: string;
   /** Without it, a dry run. */
@@ -55,7 +58,9 @@ export interface ApplyOptions {
   cwd?: string;
   readStdin?: () => Promise<Buffer>;
   /** Builds the terraform runner (tests wrap the real one); default createTerraformCli. */
-  createCli?: (options: { bin: string; cwd: string; onCommand?: (command: string) => void }) => TerraformCli;
+  createCli?: (options: { bin: string; cwd: string; env?: Record<string, string>; onCommand?: (command: string) => void }) => TerraformCli;
+  /** Dry run only: rehearse steps 3-7 on a throwaway copy (default true; `--no-rehearsal` turns it off). */
+  rehearsal?: boolean;
   /** Called with each command line before it runs (progress output). */
   onCommand?: (command: string) => void;
   /** Called once the preflight has passed, with the report so far. */
@@ -66,6 +71,8 @@ export interface ApplyOptions {
 }
 
 const RULESET_ID = /^[0-9a-f]{32}$/i;
+/** What `terraform workspace new` accepts. */
+const WORKSPACE_NAME = /^[A-Za-z0-9_-]+$/;
 
 export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport> {
   const cwd = options.cwd ?? process.cwd();
@@ -79,6 +86,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     steps: [],
     backup: null,
     error: null,
+    rehearsal: null,
     exitCode: 0,
   };
 
@@ -94,7 +102,13 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     // A relative path names a file from here, not from the root module terraform runs in.
     if (bin.includes("/") && !path.isAbsolute(bin)) bin = path.resolve(cwd, bin);
     const make = options.createCli ?? ((o) => createTerraformCli(o));
-    const inner = make({ bin, cwd: chdir, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
+    if (options.workspace !== undefined && !WORKSPACE_NAME.test(options.workspace)) throw new ApplyRefusedError([`--workspace ${JSON.stringify(options.workspace)}: not a workspace name (letters, digits, - and _)`]);
+    const inner = make({
+      bin,
+      cwd: chdir,
+      ...(options.workspace !== undefined ? { env: { TF_WORKSPACE: options.workspace } } : {}),
+      ...(options.onCommand ? { onCommand: options.onCommand } : {}),
+    });
     const cli: TerraformCli = {
       bin: inner.bin,
       cwd: inner.cwd,
@@ -174,6 +188,12 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     if (ctx.backupPath) report.backup = display(ctx, ctx.backupPath);
     options.onStep?.(record, report);
     if (record.status === "failed") break;
+  }
+  if (dryRun && report.exitCode === 0 && options.rehearsal !== false) {
+    const make = options.createCli ?? ((o) => createTerraformCli(o));
+    report.rehearsal = await rehearse(ctx, { makeCli: make, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
+    // The real run would stop where the rehearsal stopped.
+    if (report.rehearsal.status === "failed") report.exitCode = 1;
   }
   return report;
 }

@@ -2,7 +2,7 @@
 //
 //   apply [PATH...] [--state FILE] [--terraform-bin BIN] [--yes] [--accept-changes] [--chdir DIR]
 //         [--ruleset-id ZONE_ID=ID]... [--config-json ZONE_ID=FILE]... [--provider-major 4|5]
-//         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet]
+//         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet] [--no-rehearsal]
 //
 // Exit codes: 0 done (or the dry run is fine), 1 the migration stopped (a terraform command failed, or
 // changes remain; run the same command again to continue), 2 refused or bad usage (nothing changed).
@@ -22,12 +22,14 @@ export interface ApplyArgs extends OnlineArgs {
   yes: boolean;
   "accept-changes": boolean;
   chdir?: string;
+  workspace?: string;
   "ruleset-id": string[];
   "config-json": string[];
   "provider-major"?: number;
   "zone-plan": string[];
   format: string;
   quiet: boolean;
+  rehearsal: boolean;
   "var-file"?: string[];
   var?: string[];
 }
@@ -43,12 +45,14 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option("yes", { type: "boolean", default: false, describe: "really change state and files (default: dry run, read-only commands only)" })
       .option("accept-changes", { type: "boolean", default: false, describe: "go on when the plan check shows changes to the imported ruleset" })
       .option("chdir", { type: "string", describe: "root module terraform runs in (default: the single scanned directory)" })
+      .option("workspace", { type: "string", describe: "the root's workspace to migrate (sets TF_WORKSPACE for every terraform call)" })
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "import id form (default: from the lock file, else 4)" })
       .option("zone-plan", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=enterprise|business|pro|free" })
       .option("format", { alias: "f", type: "string", choices: ["text", "json"], default: "text", describe: "text (steps as they run) or json (one document at the end)" })
       .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" })
+      .option("rehearsal", { type: "boolean", default: true, describe: "dry run: rehearse steps 3-7 on a throwaway copy with the installed providers (--no-rehearsal: read-only dry run only)" })
       .option(VAR_FILE_OPTION.name, VAR_FILE_OPTION.spec)
       .option(VAR_OPTION.name, VAR_OPTION.spec) as unknown as Argv<ApplyArgs>,
   handler: async (argv: ArgumentsCamelCase<ApplyArgs>) => {
@@ -68,8 +72,10 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       ...(argv.paths?.length ? { paths: argv.paths } : {}),
       ...(argv.state !== undefined ? { stateFile: argv.state } : {}),
       ...(argv.chdir !== undefined ? { chdir: argv.chdir } : {}),
+      ...(argv.workspace !== undefined ? { workspace: String(argv.workspace) } : {}),
       terraformBin: argv["terraform-bin"],
       yes: argv.yes,
+      rehearsal: argv.rehearsal,
       acceptChanges: argv["accept-changes"],
       rulesetIds,
       zonePlans,
