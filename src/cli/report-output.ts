@@ -2,7 +2,6 @@
 import { pathToFileURL } from "node:url";
 import type { FailOn, InputError, Report } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
-import { RENDERERS } from "../render/index.js";
 import { errorPath } from "../core/report-paths.js";
 import { renderJsonChunks } from "../render/json.js";
 import { shouldColor } from "../render/style.js";
@@ -17,8 +16,21 @@ export type Renderer = (report: Report, ctx: { color: boolean; title: string; sr
 const renderers: Partial<Record<Format, Renderer>> = {
   json: (r) => renderJsonChunks(r),
   text: (r, ctx) => renderText(r, { color: ctx.color, title: ctx.title }),
-  ...RENDERERS,
 };
+
+/**
+ * Markdown, SARIF, JUnit and HTML come from render/index.js, loaded when one of them is asked for: a text
+ * or JSON run does not pay for their module graph at start-up. A renderer registered here wins.
+ */
+const LAZY_FORMATS: readonly string[] = ["markdown", "sarif", "junit", "html"];
+
+async function rendererFor(format: Format): Promise<Renderer | undefined> {
+  if (!renderers[format] && LAZY_FORMATS.includes(format)) {
+    const { RENDERERS } = await import("../render/index.js");
+    renderers[format] ??= RENDERERS[format as keyof typeof RENDERERS];
+  }
+  return renderers[format];
+}
 
 /** Other layers (markdown, sarif, junit, shell) register here so this file does not grow with them. */
 export function registerRenderer(format: Format, renderer: Renderer): void {
@@ -35,7 +47,7 @@ export async function emitReport(
   const isTTY = process.stdout.isTTY === true;
   const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);
   for (const t of targets) {
-    const render = opts.renderers?.[t.format] ?? renderers[t.format];
+    const render = opts.renderers?.[t.format] ?? (await rendererFor(t.format));
     if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
     const color = t.file === null && shouldColor(isTTY, process.env);
     const text = render(report, { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) });

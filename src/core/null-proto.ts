@@ -4,9 +4,14 @@
 // `out["__proto__"]` replaces the prototype instead of storing anything. These helpers give maps without a
 // prototype and lookups that only see own properties. Pure: no I/O.
 
-/** An empty object with no prototype: every key, `__proto__` included, is an ordinary own property. */
+/**
+ * An empty object with no prototype: every key, `__proto__` included, is an ordinary own property.
+ * Made by dropping the prototype of `{}`, not by `Object.create(null)`: V8 keeps the former in fast mode
+ * (about 70 bytes for a small object) while the latter starts as a hash table (about 290 bytes), which
+ * for the hundreds of thousands of bodies of a big tree is most of the heap.
+ */
 export function inputRecord<T>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
+  return Object.setPrototypeOf({}, null) as Record<string, T>;
 }
 
 /** `obj[key]` when `key` is the object's own property, else undefined (never an inherited member). */

@@ -31,6 +31,12 @@ const LK = 0x5b; // [
 const RK = 0x5d; // ]
 const COMMA = 0x2c;
 const COLON = 0x3a;
+/** How Terraform ends a `resources[]` entry: `}` alone on its line, indented by four spaces. */
+const ENTRY_CLOSE = Buffer.from("\n    }");
+/** Bytes searched for an entry's end by layout; longer entries take the byte walk. */
+const LAYOUT_WINDOW = 1 << 20;
+/** Entries the layout did not fit before the fast path is given up for the file. */
+const LAYOUT_MISSES = 8;
 
 class StateSyntaxError extends Error {
   constructor(
@@ -106,6 +112,8 @@ class StateReader {
   private readonly instances: StateInstance[] = [];
   private failure: string | null = null;
   private showJson = false;
+  /** Whether entries look laid out as Terraform writes them (see keptByLayout). */
+  private readonly layout = { usable: true, misses: 0 };
 
   constructor(
     private readonly display: string,
@@ -207,6 +215,18 @@ class StateReader {
             this.failure = addV4Resource(parseSlice(data, i, end, base) as Record<string, unknown>, this.instances) ?? "malformed resource entry in state";
             return end;
           }
+          // A kept entry in Terraform's own layout is parsed once, without walking its bytes first.
+          const byLayout = this.layout.usable ? this.keptByLayout(data, i) : null;
+          if (byLayout) {
+            const err = addV4Resource(byLayout.value, this.instances);
+            if (err) {
+              this.failure = err;
+              return byLayout.end;
+            }
+            this.afterItem = true;
+            i = byLayout.end;
+            break;
+          }
           const entry = scanEntry(data, i);
           if (entry === null) return eof ? this.truncated(base + n) : this.rewind(start);
           const mode = entry.mode === "data" ? "data" : "managed";
@@ -227,6 +247,35 @@ class StateReader {
           throw new StateSyntaxError(base + i, `state is not valid JSON: unexpected ${describe(c)} after the JSON value`);
       }
     }
+  }
+
+  /**
+   * The entry at `i` when it is kept and ends the way Terraform writes it (`\n    }`: a line of its own,
+   * indented by four spaces), parsed; else null and the byte walk (`scanEntry`) decides. JSON strings
+   * cannot hold a raw newline, so that line is structure; and `JSON.parse` accepts the slice only when it
+   * is one whole value, so a slice that ends early or late is refused rather than misread. A file laid
+   * out otherwise stops the fast path after a few misses, so no entry is searched twice for long.
+   */
+  private keptByLayout(d: Buffer, i: number): { value: Record<string, unknown>; end: number } | null {
+    const head = scanEntry(d, i, true);
+    if (head === null || head.type === null) return null;
+    if (this.keep && !this.keep(head.mode === "data" ? "data" : "managed", head.type)) return null;
+    const window = d.subarray(i, Math.min(d.length, i + LAYOUT_WINDOW));
+    const close = window.indexOf(ENTRY_CLOSE);
+    if (close < 0) {
+      // Cut by the chunk's end (read again with the next chunk), or not Terraform's layout.
+      if (i + LAYOUT_WINDOW <= d.length && ++this.layout.misses > LAYOUT_MISSES) this.layout.usable = false;
+      return null;
+    }
+    const end = i + close + ENTRY_CLOSE.length;
+    let value: unknown;
+    try {
+      value = JSON.parse(d.toString("utf8", i, end));
+    } catch {
+      if (++this.layout.misses > LAYOUT_MISSES) this.layout.usable = false;
+      return null;
+    }
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? { value: value as Record<string, unknown>, end } : null;
   }
 
   /** An item was cut by the end of the chunk: stop before it, and read it again with the next chunk. */
@@ -314,9 +363,10 @@ function valueEnd(d: Buffer, i: number, base: number): number {
 
 /**
  * One `resources[]` entry (an object at `i`): its end, and its `mode` and `type` when they are plain
- * strings at the entry's own level. null when the data ends first.
+ * strings at the entry's own level. null when the data ends first. `headOnly`: stop as soon as both are
+ * known (end -1), or give null when a nested value comes first.
  */
-function scanEntry(d: Buffer, i: number): { end: number; mode: string | null; type: string | null } | null {
+function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode: string | null; type: string | null } | null {
   let depth = 0;
   let j = i;
   const n = d.length;
@@ -339,6 +389,8 @@ function scanEntry(d: Buffer, i: number): { end: number; mode: string | null; ty
           const v = raw.includes("\\") || /[^\x20-\x7e]/.test(raw) ? (JSON.parse(d.toString("utf8", j, e)) as string) : raw;
           if (key === "type") type = v;
           else mode = v;
+          // Terraform writes `mode` and `type` first: the head is all a caller deciding what to keep needs.
+          if (headOnly && mode !== null && type !== null) return { end: -1, mode, type };
         }
       }
       j = e;
@@ -347,6 +399,8 @@ function scanEntry(d: Buffer, i: number): { end: number; mode: string | null; ty
     if (x === LB || x === LK) {
       depth++;
       if (depth === 1) expectKey = true;
+      // Past the head without both: only the whole walk can tell.
+      else if (headOnly) return null;
     } else if (x === RB || x === RK) {
       depth--;
       if (depth === 0) return { end: j + 1, mode, type };

@@ -12,6 +12,7 @@ import { ExprSyntaxError, parseExpression } from "../core/tf-expr/parse.js";
 import { fromPlain, Unknown, type Value } from "../core/tf-expr/values.js";
 import { displayPath, readText } from "./config.js";
 import { parseConfigFile } from "./hcl/parse.js";
+import { inputRecord } from "../core/null-proto.js";
 
 export interface VariableArgs {
   /** `--var-file FILE`, relative to the working directory. */
@@ -31,7 +32,7 @@ export async function readVarFile(abs: string, base: string, errors: InputError[
   const display = displayPath(abs, base);
   const text = await readText(abs, display, errors);
   if (text === null) return {};
-  const out: Record<string, Value> = Object.create(null);
+  const out: Record<string, Value> = inputRecord();
   if (abs.endsWith(".json")) {
     let doc: unknown;
     try {
@@ -102,7 +103,7 @@ export function parseVarArg(arg: string, errors: InputError[]): [string, Value] 
  * command line's files and values (read once, shared by every root).
  */
 export async function loadRootVariables(rootDirs: string[], args: VariableArgs, cwd: string, base: string, errors: InputError[]): Promise<(rootDir: string) => Record<string, Value>> {
-  const commandLine: Record<string, Value> = Object.create(null);
+  const commandLine: Record<string, Value> = inputRecord();
   for (const f of args.varFiles) {
     const abs = path.resolve(cwd, f);
     Object.assign(commandLine, await readVarFile(abs, base, errors));
@@ -113,7 +114,7 @@ export async function loadRootVariables(rootDirs: string[], args: VariableArgs, 
   }
   const perRoot = new Map<string, Record<string, Value>>();
   for (const dir of rootDirs) {
-    const values: Record<string, Value> = Object.create(null);
+    const values: Record<string, Value> = inputRecord();
     for (const f of automaticVarFiles(dir)) Object.assign(values, await readVarFile(f, base, errors));
     Object.assign(values, commandLine);
     perRoot.set(dir, values);

@@ -95,3 +95,39 @@ describe("streaming state reader", () => {
     expect(streamed.state.terraformVersion).toBe("1.5.7");
   });
 });
+
+describe("streaming state reader: entries in Terraform's layout", () => {
+  // Terraform writes `resources[]` entries indented by four spaces, each ending with `}` alone on its line;
+  // kept entries in that layout are parsed without a byte walk. Any other layout must read the same.
+  const layouts: [string, string][] = [
+    ["Terraform's (2 spaces)", state()],
+    ["minified", state(resources, 0)],
+    ["4 spaces", state(resources, 4)],
+    ["tabs", state(resources, "\t" as unknown as number)],
+    ["CRLF", state().replace(/\n/g, "\r\n")],
+  ];
+  it.each(layouts)("gives the one-piece reader's instances, %s", async (_name, text) => {
+    for (const chunkSize of [5, 97, 1 << 20]) {
+      expect(await readLargeState(file(text), "s", { chunkSize })).toEqual(parseStateText(text, "s"));
+      const kept = await readLargeState(file(text), "s", { chunkSize, keep: isRelevant });
+      const all = parseStateText(text, "s");
+      if (!kept.ok || "showJson" in kept || !all.ok) throw new Error("fixture");
+      expect(kept.state.instances).toEqual(all.state.instances.filter((i) => isRelevant(i.mode, i.type)));
+    }
+  });
+
+  it("does not take a nested `}` at four spaces for the entry's end", async () => {
+    // An attribute object laid out so that one of its lines closes at four spaces: the slice up to it is
+    // not one JSON value, so the entry is read by the byte walk, whole.
+    const text = state().replace('"tags": {\n              "a": "b"\n            }', '"tags": {\n    "a": "b"\n    }');
+    expect(text).toContain('\n    "a": "b"\n    }');
+    expect(await readLargeState(file(text), "s", { chunkSize: 1 << 20 })).toEqual(parseStateText(text, "s"));
+  });
+
+  it("reports a syntax error in a kept entry where the byte walk does", async () => {
+    const text = state().replace('"rule_id": "1"', '"rule_id": "1",,');
+    const out = await readLargeState(file(text), "s", { keep: isRelevant });
+    const line = text.split("\n").findIndex((l) => l.includes(",,")) + 1;
+    expect(!out.ok && "error" in out && out.error.line).toBe(line);
+  });
+});

@@ -5,6 +5,7 @@
 import { ExprSyntaxError, parseTemplate } from "./parse.js";
 import { evaluate, type Scope } from "./evaluate.js";
 import { EvalError, firstUnknownIn, isKnown, ResourceReference, Unknown, type Value } from "./values.js";
+import { inputRecord } from "../null-proto.js";
 
 export interface UnresolvedAttribute {
   /** Attribute path, blocks included: `sensitivity`, `actions.disable_security`. */
@@ -51,7 +52,7 @@ function evaluateStrict(v: unknown, scope: Scope): Value {
   // Lists and maps keep unknown elements: their keys and length stay known (for_each needs only those).
   if (Array.isArray(v)) return v.map((x) => evaluateStrict(x, scope));
   if (v !== null && typeof v === "object") {
-    const out: Record<string, Value> = Object.create(null);
+    const out: Record<string, Value> = inputRecord();
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       const key = evaluateConfigString(k, scope);
       if (!isKnown(key)) return key;
@@ -67,7 +68,7 @@ function toConfigShape(v: Value): unknown {
   if (typeof v === "string") return v.replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
   if (Array.isArray(v)) return v.map(toConfigShape);
   if (v !== null && typeof v === "object") {
-    const out: Record<string, unknown> = Object.create(null);
+    const out: Record<string, unknown> = inputRecord();
     for (const [k, x] of Object.entries(v)) out[k] = toConfigShape(x);
     return out;
   }
@@ -77,7 +78,7 @@ function toConfigShape(v: Value): unknown {
 /** Partially evaluates a body: known values in place, unknown expressions kept and listed. */
 export function resolveBody(body: Record<string, unknown>, scope: Scope, skip: ReadonlySet<string> = new Set()): ResolvedBody {
   const unresolved: UnresolvedAttribute[] = [];
-  const references: Record<string, string> = Object.create(null);
+  const references: Record<string, string> = inputRecord();
   const walk = (v: unknown, path: string): unknown => {
     if (typeof v === "string") {
       if (!holdsExpression(v)) return v;
@@ -94,13 +95,13 @@ export function resolveBody(body: Record<string, unknown>, scope: Scope, skip: R
       return v.map((x, i) => walk(x, x !== null && typeof x === "object" && !Array.isArray(x) ? path : `${path}[${i}]`));
     }
     if (v !== null && typeof v === "object") {
-      const out: Record<string, unknown> = Object.create(null);
+      const out: Record<string, unknown> = inputRecord();
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, path ? `${path}.${k}` : k);
       return out;
     }
     return v;
   };
-  const attributes: Record<string, unknown> = Object.create(null);
+  const attributes: Record<string, unknown> = inputRecord();
   for (const [k, v] of Object.entries(body)) attributes[k] = skip.has(k) ? v : walk(v, k);
   return { attributes, unresolved, references };
 }

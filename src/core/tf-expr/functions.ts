@@ -2,7 +2,7 @@
 // (see evaluate.ts), which need to catch their arguments' errors. A function with an unknown argument
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
 import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
@@ -47,10 +47,21 @@ function sortedKeys(o: { [k: string]: Value }): string[] {
   return Object.keys(o).sort();
 }
 
+let yaml: typeof import("yaml") | null = null;
+
+/**
+ * The YAML library costs ~40 ms of CPU to load, a fifth of a small scan's start-up, and only
+ * `yamldecode` needs it: loaded (synchronously, as function calls are) on its first use.
+ */
+function parseYamlWithMergeKeys(text: string): unknown {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yaml.parse(text, { merge: true });
+}
+
 function decodeYaml(text: string): Known {
   try {
     // YAML 1.2 core schema (`yes` stays a string, as in Terraform), with merge keys.
-    return fromPlain(parseYaml(text, { merge: true }));
+    return fromPlain(parseYamlWithMergeKeys(text));
   } catch (e) {
     throw new EvalError(`yamldecode: ${(e as Error).message.split("\n")[0]}`);
   }

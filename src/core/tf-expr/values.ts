@@ -2,6 +2,8 @@
 // `Unknown` for what only a plan (or state) could tell, and `ResourceReference` for a reference to a
 // resource whose attributes are not known offline but whose identity is (`cloudflare_zone.z["shop"].id`).
 
+import { inputRecord } from "../null-proto.js";
+
 /**
  * A value known at its top level. A list or map may hold unknown elements (`{ shop = { zone_id =
  * cloudflare_zone.shop.id } }`): its keys and length are known, which is what `for_each` needs.
@@ -69,7 +71,7 @@ export function isObject(v: unknown): v is { [key: string]: Value } {
 
 /** An object without a prototype, so keys such as `__proto__` or `constructor` are plain keys. */
 export function newObject(): { [key: string]: Value } {
-  return Object.create(null) as { [key: string]: Value };
+  return inputRecord() as { [key: string]: Value };
 }
 
 export function typeName(v: Value): string {

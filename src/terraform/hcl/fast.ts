@@ -8,6 +8,7 @@
 // no `::` provider functions, no whitespace before `(`, `.` or `[`, heredoc interpolations on one line.
 // Each refusal costs speed, never correctness.
 
+import { inputRecord } from "../../core/null-proto.js";
 /** Thrown (never escapes this module) when the input leaves the recognised subset. */
 class Bail {
   constructor(readonly at: number) {}
@@ -286,7 +287,7 @@ class Parser {
     const c = this.c();
     if (c === C.RBRACE) {
       this.pos++;
-      return Object.create(null) as Record<string, unknown>;
+      return inputRecord() as Record<string, unknown>;
     }
     if (this.newline()) {
       const out = this.body();
@@ -1276,7 +1277,7 @@ function sortedObject(keys: string[], vals: unknown[]): Record<string, unknown> 
     }
   }
   // No prototype: attribute names and labels such as `toString` or `constructor` are data (issue 18 §1).
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = inputRecord();
   for (let i = 0; i < n; i++) {
     const j = order ? order[i]! : i;
     const k = keys[j]!;

@@ -1,6 +1,8 @@
 // A small JSON reader that also records the line of every object key (by its path), and reports syntax
 // errors with line and column: JSON.parse gives neither reliably on Node 20.
 
+import { inputRecord } from "../../core/null-proto.js";
+
 export type JsonResult =
   | { ok: true; value: unknown; keyLines: Map<string, number> }
   | { ok: false; line: number; column: number; message: string; /** true when the text ends before the value does */ truncated: boolean };
@@ -68,7 +70,7 @@ class JsonReader {
   private object(path: string[]): Record<string, unknown> {
     this.pos++;
     // No prototype: a member named `__proto__` or `toString` is data like any other.
-    const out: Record<string, unknown> = Object.create(null);
+    const out: Record<string, unknown> = inputRecord();
     this.ws();
     if (this.text[this.pos] === "}") {
       this.pos++;

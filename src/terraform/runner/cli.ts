@@ -6,7 +6,6 @@
 // exit codes mean. It rejects only when the binary cannot be started. Tests and other callers can
 // implement `TerraformCli` themselves.
 import { createSecretRedactor } from "../../core/secret-redaction.js";
-import { execa } from "execa";
 import { TerraformCommandError, TerraformNotFoundError } from "./errors.js";
 
 export interface RunOptions {
@@ -115,6 +114,8 @@ export function createTerraformCli(options: TerraformCliOptions = {}): Terraform
       const redact = secretRedactor({ ...process.env, ...env });
       options.onCommand?.(command);
       const timeout = runOptions.timeoutMs ?? options.timeoutMs;
+      // Loaded on the first command (~150 ms of CPU): commands that never run terraform do not pay for it.
+      const { execa } = await import("execa");
       const result = await execa(bin, argv, {
         cwd,
         env,
