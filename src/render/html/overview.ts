@@ -12,7 +12,7 @@ export function searchKey(v: ZoneView): string {
 }
 
 export function rootLabel(report: Report, v: ZoneView): string {
-  return instanceLabel(v.zone.root ?? report.root ?? ".", v.zone.workspace);
+  return instanceLabel({ root: v.zone.root ?? report.root ?? ".", workspace: v.zone.workspace });
 }
 
 export function renderOverview(report: Report, views: ZoneView[], migrated: MigratedEntry[]): SafeHtml {
@@ -30,7 +30,7 @@ export function renderOverview(report: Report, views: ZoneView[], migrated: Migr
   for (const m of migrated) {
     rows.push(html`<tr data-zone-status="migrated" data-zone-search="${m.zoneId.toLowerCase()}">
 <td>${statusBadge("migrated")}</td><td><code>${m.zoneId}</code></td><td><span class="muted">not in this report</span></td>
-<td><code>${instanceLabel(m.root, m.workspace)}</code></td><td>nothing: the managed ruleset is in place and no previous-WAF resource is left</td></tr>`);
+<td><code>${instanceLabel(m)}</code></td><td>nothing: the managed ruleset is in place and no previous-WAF resource is left</td></tr>`);
   }
   return html`<section aria-labelledby="overview-title">
 <h2 id="overview-title">Estate overview</h2>

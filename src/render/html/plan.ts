@@ -22,7 +22,7 @@ export function renderPlan(report: Report): SafeHtml {
   // An estate's plan has each root's own steps (issue #13): one list per root and workspace, in report order.
   const groups = new Map<string, PlacedStep[]>();
   for (const s of steps) {
-    const key = s.root === undefined ? "" : instanceLabel(s.root, s.workspace);
+    const key = s.root === undefined ? "" : instanceLabel(s);
     const list = groups.get(key);
     if (list) list.push(s);
     else groups.set(key, [s]);

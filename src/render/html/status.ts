@@ -2,6 +2,9 @@
 // migrated, or unknown (a setting the migration needs is not known offline). Pure.
 import type { Finding, Report, ZoneReport } from "../../core/model.js";
 import { ruleDoc } from "../rule-docs.js";
+import { instanceLabel, zoneKey } from "../instances.js";
+
+export { instanceLabel } from "../instances.js";
 
 export type ZoneStatus = "ready" | "blocked" | "migrated" | "unknown";
 
@@ -33,14 +36,9 @@ export interface ZoneView {
   reasons: string[];
 }
 
-/** `live/prod`, or `live/staging (workspace eu)`: the default workspace is not named. */
-export function instanceLabel(root: string, workspace?: string): string {
-  return workspace && workspace !== "default" ? `${root} (workspace ${workspace})` : root;
-}
-
 /** Findings belong to a zone entry by zone id, and by root and workspace when the report carries them. */
 export function zoneViews(report: Report): ZoneView[] {
-  const key = (zoneId: string | null, p: EstatePlace) => `${zoneId}\u0000${p.root ?? ""}\u0000${p.workspace ?? ""}`;
+  const key = (zoneId: string | null, p: EstatePlace) => zoneKey(zoneId ?? "", p);
   const byKey = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const k = key(f.zoneId, f as Finding & EstatePlace);
@@ -52,7 +50,7 @@ export function zoneViews(report: Report): ZoneView[] {
     const z = zone as ZoneReport & EstatePlace;
     const findings = byKey.get(key(z.zoneId, z)) ?? [];
     const { status, reasons } = statusOf(z, findings);
-    if (z.rulesetIn) reasons.push(`its one ruleset, with this root's skip rules, is generated in ${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}`);
+    if (z.rulesetIn) reasons.push(`its one ruleset, with this root's skip rules, is generated in ${instanceLabel(z.rulesetIn)}`);
     return { anchor: `zone-${i + 1}`, zone: z, findings, status, reasons };
   });
 }

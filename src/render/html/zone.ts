@@ -22,7 +22,7 @@ export function renderZone(report: Report, v: ZoneView, open: boolean): SafeHtml
 ${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by:" : v.status === "unknown" ? "Unknown:" : "To review:"}</p><ul>${v.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : ""}
 <div class="compare">
 <div><h4>Before: the previous WAF as configured</h4>${before(report, z)}</div>
-<div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${z.rulesetIn ? html`<p>This zone's one entry point ruleset, with the skip rules of every root, is generated in root <code>${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}</code>.</p>` : after(z)}</div>
+<div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${z.rulesetIn ? html`<p>This zone's one entry point ruleset, with the skip rules of every root, is generated in root <code>${instanceLabel(z.rulesetIn)}</code>.</p>` : after(z)}</div>
 </div>
 ${findingsTable(report, v)}
 ${unresolvedTable(report, z)}
