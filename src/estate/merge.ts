@@ -18,7 +18,7 @@ import { isLiteralZoneId } from "../core/import-id.js";
 import { sortErrors, TOOL_NAME } from "../core/report.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
 import { comparePaths, DEFAULT_WORKSPACE } from "./instances.js";
-import { workspaceOrder } from "./order.js";
+import { instanceName, workspaceOrder } from "./order.js";
 
 /** One entry of the report's top-level `roots` (issue #13 report contract). */
 export interface EstateRootEntry {
@@ -88,7 +88,7 @@ function instanceKey(item: unknown): string | null {
 
 function describeInstance(key: string): string {
   const [root, workspace] = key.split("\u0000") as [string, string];
-  return workspace === DEFAULT_WORKSPACE ? root : `${root} (workspace ${workspace})`;
+  return instanceName({ root, workspace });
 }
 
 function asReport(input: MergeInput): ShardReport {
