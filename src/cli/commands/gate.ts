@@ -18,7 +18,7 @@ import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-import { parseEstateRun, withEstateOptions, withShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
+import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { versionFindings } from "../plan-versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
@@ -67,7 +67,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
     const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
-    const shown = withShard(report, run);
+    const shown = recordShard(run, report);
     await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
     process.exitCode = exitCodeFor(shown, failOn);
     await writeSummaryFile(run, shown, failOn, estate.allRootPaths);

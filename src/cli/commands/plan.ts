@@ -15,7 +15,7 @@ import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-import { parseEstateRun, withEstateOptions, withShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
+import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
@@ -162,7 +162,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       });
       process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);
     }
-    const shown = withShard(report, run);
+    const shown = recordShard(run, report);
     await emitReport(shown, {
       formats: argv.format,
       output: argv.output,

@@ -7,7 +7,7 @@ import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
-import { parseEstateRun, withEstateOptions, withShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
+import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
@@ -25,7 +25,7 @@ export const scanCommand: CommandModule<object, CommonArgs & OnlineArgs & Estate
     const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
     const report = buildEstateReport({ version: toolVersion(), root: relativeRoot(estate.base), instances: estate.instances, analysis, errors: estate.errors });
     decorate(report);
-    const shown = withShard(report, run);
+    const shown = recordShard(run, report);
     await emitReport(shown, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS });
     process.exitCode = exitCodeFor(shown, failOn);
     await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
