@@ -17,6 +17,8 @@ import type { InputError, Report } from "../core/model.js";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { sortErrors, TOOL_NAME } from "../core/report.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
+import { comparePaths, DEFAULT_WORKSPACE } from "./instances.js";
+import { instanceName, workspaceOrder } from "./order.js";
 
 /** One entry of the report's top-level `roots` (issue #13 report contract). */
 export interface EstateRootEntry {
@@ -45,8 +47,6 @@ export class MergeError extends Error {
     this.name = "MergeError";
   }
 }
-
-const DEFAULT_WORKSPACE = "default";
 
 /** The fields merge knows how to join; any other top-level field must be equal in every report, or an array. */
 const KNOWN_FIELDS = new Set(["schemaVersion", "tool", "root", "roots", "shard", "resources", "zones", "findings", "plan", "errors", "versions"]);
@@ -88,7 +88,7 @@ function instanceKey(item: unknown): string | null {
 
 function describeInstance(key: string): string {
   const [root, workspace] = key.split("\u0000") as [string, string];
-  return workspace === DEFAULT_WORKSPACE ? root : `${root} (workspace ${workspace})`;
+  return instanceName({ root, workspace });
 }
 
 function asReport(input: MergeInput): ShardReport {
@@ -226,27 +226,6 @@ function orderZones<T>(zones: T[]): T[] {
       return a.zoneId.localeCompare(b.zoneId) || comparePaths(a.root ?? ".", b.root ?? ".") || workspaceOrder(a.workspace ?? DEFAULT_WORKSPACE, b.workspace ?? DEFAULT_WORKSPACE) || x.i - y.i;
     })
     .map((x) => x.z);
-}
-
-/** Path order: "." first, then segment by segment (`live/prod` before `live/prod-eu` before `live/staging`). */
-function comparePaths(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === ".") return -1;
-  if (b === ".") return 1;
-  const as = a.split("/");
-  const bs = b.split("/");
-  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
-    if (as[i] !== bs[i]) return as[i]! < bs[i]! ? -1 : 1;
-  }
-  return as.length - bs.length;
-}
-
-/** `default` first, then by name. */
-function workspaceOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === DEFAULT_WORKSPACE) return -1;
-  if (b === DEFAULT_WORKSPACE) return 1;
-  return a < b ? -1 : 1;
 }
 
 function instanceRanks(roots: EstateRootEntry[]): Map<string, number> {

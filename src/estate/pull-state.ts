@@ -17,10 +17,11 @@ import type { InputError } from "../core/model.js";
 import { createTerraformCli, formatCommandLine, secretRedactor, stripAnsi, type CliResult, type TerraformCli } from "../terraform/runner/cli.js";
 import { summarize, TerraformNotFoundError } from "../terraform/runner/errors.js";
 import { parseStateText } from "../terraform/state.js";
+import { DEFAULT_WORKSPACE } from "./instances.js";
+import { workspaceOrder } from "./order.js";
 import type { StateRead } from "../terraform/state-v4.js";
 
 export const DEFAULT_PULL_JOBS = 4;
-export const DEFAULT_WORKSPACE = "default";
 
 export type TerraformFlavor = "terraform" | "tofu" | "terragrunt";
 
@@ -172,7 +173,7 @@ export function parseWorkspaceList(stdout: string): string[] {
     .split(/\r?\n/)
     .map((l) => l.replace(/^\s*\*?\s*/, "").trim())
     .filter((l) => l !== "" && /^[A-Za-z0-9_.-]+$/.test(l));
-  return [...new Set(names)].sort((a, b) => Number(b === DEFAULT_WORKSPACE) - Number(a === DEFAULT_WORKSPACE) || (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(names)].sort(workspaceOrder);
 }
 
 // ---- Errors ---------------------------------------------------------------------------------------------

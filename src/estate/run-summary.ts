@@ -11,6 +11,7 @@
 import { tripsFailOn } from "../core/findings.js";
 import type { FailOn, Finding, InputError, Report } from "../core/model.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
+import { DEFAULT_WORKSPACE } from "./instances.js";
 
 export interface RunSummaryEntry {
   Name: string;
@@ -40,7 +41,7 @@ export interface RunSummaryInput {
 export function buildRunSummary(input: RunSummaryInput): RunSummaryEntry[] {
   const { report, failOn } = input;
   const times = { Started: input.started.toISOString(), Ended: input.ended.toISOString() };
-  const instances = report.roots ?? [{ path: ".", workspace: "default" }];
+  const instances = report.roots ?? [{ path: ".", workspace: DEFAULT_WORKSPACE }];
   const rootPaths = [...new Set(instances.map((i) => i.path))];
   const errorsOf = attributeErrors(report.errors, rootPaths);
   const entries: RunSummaryEntry[] = instances.map((inst) => {
@@ -76,7 +77,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummaryEntry[] {
 /** A finding of an instance; one without a root (a whole-run finding) counts for every instance. */
 function belongs(f: Finding & { root?: string; workspace?: string }, inst: { path: string; workspace: string }): boolean {
   if (f.root === undefined) return true;
-  return f.root === inst.path && (f.workspace ?? "default") === inst.workspace;
+  return f.root === inst.path && (f.workspace ?? DEFAULT_WORKSPACE) === inst.workspace;
 }
 
 /**
