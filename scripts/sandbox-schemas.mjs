@@ -187,11 +187,13 @@ function loadPackage(dir) {
 
 // Where the SDKv2 provider package lived: cloudflare/ (2.x - 3.15), internal/provider/ (3.16 - 3.32),
 // internal/sdkv2provider/ (3.33 on). The consts package came with the last move.
-const SDK_DIR = ["internal/sdkv2provider", "internal/provider", "cloudflare"].find((d) => {
+// 5.x has no SDKv2 package at all: every type is plugin-framework code generated per service.
+const MAJOR = Number(/^v(\d+)\./.exec(tag)?.[1] ?? 0);
+const SDK_DIR = MAJOR >= 5 ? null : ["internal/sdkv2provider", "internal/provider", "cloudflare"].find((d) => {
   try { return git("ls-tree", "--name-only", `${tag}:${d}`).split("\n").includes("provider.go"); } catch { return false; }
 });
-if (!SDK_DIR) throw new Error(`${tag}: no SDKv2 provider package (provider.go) found`);
-const sdk = loadPackage(SDK_DIR);
+if (MAJOR < 5 && !SDK_DIR) throw new Error(`${tag}: no SDKv2 provider package (provider.go) found`);
+const sdk = SDK_DIR ? loadPackage(SDK_DIR) : null;
 let consts = { dir: "internal/consts", funcs: new Map(), values: new Map(), files: new Map() };
 try { consts = loadPackage("internal/consts"); } catch { /* before 3.33: no consts package */ }
 let framework = null;
@@ -341,13 +343,24 @@ function fwElemType(v) {
 }
 
 function fwAttribute(a) {
-  const kinds = { "schema.StringAttribute": "string", "schema.BoolAttribute": "bool", "schema.Int64Attribute": "number", "schema.Float64Attribute": "number", "schema.NumberAttribute": "number" };
+  const kinds = { "schema.StringAttribute": "string", "schema.BoolAttribute": "bool", "schema.Int64Attribute": "number", "schema.Float64Attribute": "number", "schema.NumberAttribute": "number", "schema.DynamicAttribute": "dynamic" };
   const coll = { "schema.ListAttribute": "list", "schema.SetAttribute": "set", "schema.MapAttribute": "map" };
-  let type;
+  // Nested attributes (protocol 6, the 5.x provider's attribute syntax): Terraform gets their attributes as
+  // a nested_type; the value's type is the implied object (or collection of objects).
+  const nestedKinds = { "schema.ListNestedAttribute": "list", "schema.SetNestedAttribute": "set", "schema.MapNestedAttribute": "map", "schema.SingleNestedAttribute": "single" };
+  let type, nested;
   if (kinds[a.ctype]) type = kinds[a.ctype];
   else if (coll[a.ctype]) type = [coll[a.ctype], fwElemType(field(a, "ElementType"))];
-  else throw new Error(`unsupported framework attribute ${a.ctype}`);
+  else if (nestedKinds[a.ctype]) {
+    const nesting = nestedKinds[a.ctype];
+    const obj = nesting === "single" ? a : field(a, "NestedObject");
+    const attributes = Object.fromEntries(mapEntries(field(obj, "Attributes")).map(([n, x]) => [n, fwAttribute(x)]));
+    const inner = ["object", Object.fromEntries(Object.entries(attributes).map(([n, x]) => [n, x.type]))];
+    type = nesting === "single" ? inner : [nesting, inner];
+    nested = { nesting, attributes };
+  } else throw new Error(`unsupported framework attribute ${a.ctype}`);
   const out = { type };
+  if (nested) out.nested = nested;
   for (const k of ["Required", "Optional", "Computed", "Sensitive"]) if (field(a, k) === true) out[k.toLowerCase()] = true;
   const dep = field(a, "DeprecationMessage");
   if (typeof dep === "string" && dep) out.deprecated = true;
@@ -387,6 +400,40 @@ function providerLiteral() {
     if (toks[i - 1]?.v !== "*" && toks[i].v === "schema" && toks[i + 1].v === "." && toks[i + 2].v === "Provider" && toks[i + 3].v === "{") return evalNode(new Parser(toks, i).parseExpr(), sdk);
   }
   throw new Error("schema.Provider literal not found in provider.go");
+}
+
+if (MAJOR >= 5) {
+  writeOut(v5Schemas());
+  process.exit(0);
+}
+
+/** 5.x: internal/services/<type without cloudflare_>/schema.go (ResourceSchema) and data_source_schema.go. */
+function v5Schemas() {
+  const root = loadPackage("internal");
+  const out = { version: tag.replace(/^v/, ""), repository: REPOSITORY, tag, protocol: 6, provider: fwBlock(evalFuncReturn(root, "ProviderSchema")), resources: {}, dataSources: {} };
+  const service = (type) => {
+    try { return loadPackage(`internal/services/${type.replace(/^cloudflare_/, "")}`); } catch { return null; }
+  };
+  for (const type of RESOURCES) {
+    const pkg = service(type);
+    if (!pkg?.funcs.has("ResourceSchema")) continue;
+    const s = evalFuncReturn(pkg, "ResourceSchema");
+    out.resources[type] = { version: field(s, "Version") ?? 0, sdk: "framework", source: `${pkg.dir}/${pkg.funcs.get("ResourceSchema").file}`, block: fwBlock(s) };
+  }
+  for (const type of DATA_SOURCES) {
+    const pkg = service(type);
+    if (!pkg?.funcs.has("DataSourceSchema")) continue;
+    const s = evalFuncReturn(pkg, "DataSourceSchema");
+    out.dataSources[type] = { version: 0, sdk: "framework", source: `${pkg.dir}/${pkg.funcs.get("DataSourceSchema").file}`, block: fwBlock(s) };
+  }
+  return out;
+}
+
+function writeOut(out) {
+  const json = JSON.stringify(out, null, 2) + "\n";
+  if (outFile) writeFileSync(outFile, json);
+  else process.stdout.write(json);
+  process.stderr.write(`${tag}: ${Object.keys(out.resources).length} resources, ${Object.keys(out.dataSources).length} data sources\n`);
 }
 
 const provider = providerLiteral();
@@ -430,7 +477,4 @@ function findCtorName(mapName, type) {
   return mapName;
 }
 
-const json = JSON.stringify(out, null, 2) + "\n";
-if (outFile) writeFileSync(outFile, json);
-else process.stdout.write(json);
-process.stderr.write(`${tag}: ${Object.keys(out.resources).length} resources, ${Object.keys(out.dataSources).length} data sources\n`);
+writeOut(out);

@@ -9,4 +9,7 @@ export { stateRmStep } from "./state-rm.js";
 export { removeBlocksStep } from "./remove-blocks.js";
 export { finalPlanStep } from "./final-plan.js";
 export { APPLY_STEPS, runApply, type ApplyOptions } from "./run.js";
-export { applyJson, renderApplyJson, renderApplyHeader, renderApplyStep, renderApplySummary, renderApplyText } from "./render.js";
+export { applyJson, renderApplyJson, renderApplyHeader, renderApplyStep, renderApplySummary, renderApplyText, renderRehearsal } from "./render.js";
+export { rehearse, REHEARSAL_STEPS, type RehearsalOptions } from "./rehearsal.js";
+export { installedProviders } from "./rehearsal-providers.js";
+export { makeRehearsalCopy, REHEARSAL_OVERRIDE } from "./rehearsal-copy.js";

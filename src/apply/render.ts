@@ -15,8 +15,29 @@ export function applyJson(report: ApplyReport): Record<string, unknown> {
     steps: report.steps.map((s) => ({ number: s.number, name: s.name, title: s.title, status: s.status, commands: s.commands, detail: s.detail })),
     backup: report.backup,
     error: report.error,
+    rehearsal: report.rehearsal
+      ? {
+          status: report.rehearsal.status,
+          detail: report.rehearsal.detail,
+          setup: report.rehearsal.setup,
+          steps: report.rehearsal.steps.map((s) => ({ number: s.number, name: s.name, title: s.title, status: s.status, commands: s.commands, detail: s.detail })),
+        }
+      : null,
     exitCode: report.exitCode,
   };
+}
+
+/** The rehearsal's section of the text report (dry run). */
+export function renderRehearsal(report: ApplyReport, style: Style = makeStyle(false)): string {
+  const r = report.rehearsal;
+  if (!r) return "";
+  const head = r.status === "passed" ? style.ok("✓ Rehearsal passed") : r.status === "failed" ? style.severity("error", "✗ Rehearsal failed") : "Rehearsal skipped";
+  const lines = ["", `${head}: steps 3-7 on a throwaway copy of the root (the real state and files are not touched)`];
+  r.setup.forEach((c) => lines.push(indent(`$ ${c}`)));
+  let out = lines.join("\n") + "\n";
+  for (const step of r.steps) out += renderApplyStep(step, style);
+  if (r.detail) out += indent(r.detail) + "\n";
+  return out;
 }
 
 export function renderApplyJson(report: ApplyReport): string {
@@ -52,9 +73,11 @@ export function renderApplyStep(step: StepRecord, style: Style = makeStyle(false
 }
 
 export function renderApplySummary(report: ApplyReport, style: Style = makeStyle(false)): string {
-  const lines: string[] = [""];
+  const lines: string[] = [renderRehearsal(report, style).trimEnd()];
   const err = report.error;
-  if (err === null) {
+  if (err === null && report.rehearsal?.status === "failed") {
+    lines.push("", style.severity("error", "Dry run: nothing was changed, but the rehearsal stopped: the same run with --yes would stop there. Fix that first."));
+  } else if (err === null) {
     if (report.dryRun) lines.push("Dry run: nothing was changed. Run the same command with --yes to apply these steps.");
     else lines.push(style.ok("Done: the legacy WAF resources are migrated and the plan shows no changes."));
   } else if (report.exitCode === 2) {

@@ -22,6 +22,7 @@ import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
 import { planCheckStep } from "./plan-check.js";
 import { preflight, resolveChdir, type PreflightInput } from "./preflight.js";
+import { rehearse } from "./rehearsal.js";
 import { removeBlocksStep } from "./remove-blocks.js";
 import { stateRmStep } from "./state-rm.js";
 import type { ApplyContext, ApplyReport, ApplyStep, StepRecord } from "./types.js";
@@ -55,7 +56,9 @@ export interface ApplyOptions {
   cwd?: string;
   readStdin?: () => Promise<Buffer>;
   /** Builds the terraform runner (tests wrap the real one); default createTerraformCli. */
-  createCli?: (options: { bin: string; cwd: string; onCommand?: (command: string) => void }) => TerraformCli;
+  createCli?: (options: { bin: string; cwd: string; env?: Record<string, string>; onCommand?: (command: string) => void }) => TerraformCli;
+  /** Dry run only: rehearse steps 3-7 on a throwaway copy (default true; `--no-rehearsal` turns it off). */
+  rehearsal?: boolean;
   /** Called with each command line before it runs (progress output). */
   onCommand?: (command: string) => void;
   /** Called once the preflight has passed, with the report so far. */
@@ -79,6 +82,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     steps: [],
     backup: null,
     error: null,
+    rehearsal: null,
     exitCode: 0,
   };
 
@@ -174,6 +178,12 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     if (ctx.backupPath) report.backup = display(ctx, ctx.backupPath);
     options.onStep?.(record, report);
     if (record.status === "failed") break;
+  }
+  if (dryRun && report.exitCode === 0 && options.rehearsal !== false) {
+    const make = options.createCli ?? ((o) => createTerraformCli(o));
+    report.rehearsal = await rehearse(ctx, { makeCli: make, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
+    // The real run would stop where the rehearsal stopped.
+    if (report.rehearsal.status === "failed") report.exitCode = 1;
   }
   return report;
 }

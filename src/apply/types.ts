@@ -93,6 +93,17 @@ export interface ApplyError {
   message: string;
 }
 
+/** The dry run's rehearsal of steps 3-7 on a throwaway copy (rehearsal.ts). */
+export interface RehearsalReport {
+  /** passed: the final plan on the copy is clean; failed: a step stopped there; skipped: no rehearsal ran. */
+  status: "passed" | "failed" | "skipped";
+  detail: string;
+  /** Commands that prepared the copy (init with the installed providers). */
+  setup: string[];
+  /** Steps 3-7 as they ran on the copy. */
+  steps: StepRecord[];
+}
+
 export interface ApplyReport {
   schemaVersion: 1;
   dryRun: boolean;
@@ -105,6 +116,8 @@ export interface ApplyReport {
   /** The state backup written by this run, relative to the working directory; null in a dry run. */
   backup: string | null;
   error: ApplyError | null;
+  /** The dry run's rehearsal on a throwaway copy; null when not a dry run or --no-rehearsal. */
+  rehearsal: RehearsalReport | null;
   /** 0 done (or dry run fine), 1 stopped (a command failed, or changes remain), 2 refused or bad input. */
   exitCode: 0 | 1 | 2;
 }

@@ -167,7 +167,7 @@ describe("runApply", () => {
     expect(text).toContain("Not run: 4. state-rm, 5. remove-blocks, 6. final-plan");
     expect(text).toContain("Run the same command again to continue");
     const json = JSON.parse(renderApplyJson(report));
-    expect(Object.keys(json)).toEqual(["schemaVersion", "dryRun", "terraform", "chdir", "preflight", "steps", "backup", "error", "exitCode"]);
+    expect(Object.keys(json)).toEqual(["schemaVersion", "dryRun", "terraform", "chdir", "preflight", "steps", "backup", "error", "rehearsal", "exitCode"]);
     expect(json.steps.map((s: { status: string }) => s.status)).toEqual(["done", "done", "failed"]);
     expect(Object.keys(json.steps[0])).toEqual(["number", "name", "title", "status", "commands", "detail"]);
   });

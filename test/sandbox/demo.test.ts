@@ -18,6 +18,7 @@ describe("npm run demo", () => {
     expect(out).toMatch(/shop\.example: migrated; entry point ruleset [0-9a-f]{32} with 4 rules/);
     expect(out).toMatch(/bank\.example: migrated; entry point ruleset [0-9a-f]{32} with 2 rules/);
     expect(out).toMatch(/wrote migration\/PLAN\.md, migration\/ruleset\.tf, migration\/imports\.tf/);
+    expect(out).toContain("✓ Rehearsal passed: steps 3-7 on a throwaway copy of the root");
     for (const n of [1, 2, 3, 4, 5, 6]) expect(out).toMatch(new RegExp(`✓ ${n}\\. `));
     expect(out).toContain("Installed cloudflare/cloudflare v4.52.8");
     expect(out).toContain("cf-waf-migrate gate: exit 0");

@@ -18,20 +18,24 @@ function configurable(block: BlockSchema, construct: string): boolean {
   const nested = block.blocks[head!];
   if (nested) return rest.length === 0 || configurable(nested.block, rest.join("."));
   const attr = block.attributes[head!];
-  return rest.length === 0 && attr !== undefined && (attr.optional === true || attr.required === true);
+  if (attr === undefined || !(attr.optional === true || attr.required === true)) return false;
+  if (rest.length === 0) return true;
+  // 5.x: a nested attribute holds the rest of the path.
+  return attr.nested !== undefined && configurable({ attributes: attr.nested.attributes, blocks: {} }, rest.join("."));
 }
 
-const BLOCK_SYNTAX = servedVersions().filter((v) => Number(v.split(".")[0]) < 5);
+
 
 describe("the double's schemas agree with the feature table", () => {
   it("serves the matrix's versions", () => {
-    for (const v of ["2.26.0", "2.26.1", "3.4.0", "3.9.1", "3.12.0", "3.13.0", "3.20.0", "3.35.0", "4.52.8"]) expect(servedVersions()).toContain(v);
+    for (const v of ["2.26.0", "2.26.1", "3.4.0", "3.9.1", "3.12.0", "3.13.0", "3.20.0", "3.35.0", "4.52.8", "5.22.0"]) expect(servedVersions()).toContain(v);
   });
 
-  for (const version of BLOCK_SYNTAX) {
+  for (const version of servedVersions()) {
     it(`cloudflare_ruleset at ${version}`, () => {
       const schema = schemaOf(version);
       expect(schema.tag).toBe(`v${version}`);
+      expect(schema.protocol ?? 5).toBe(Number(version.split(".")[0]) >= 5 ? 6 : 5);
       const ruleset = schema.resources.cloudflare_ruleset!.block;
       for (const construct of Object.keys(GENERATOR_CONSTRUCTS)) {
         if (construct === "import") continue; // not a schema entry

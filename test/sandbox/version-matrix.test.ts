@@ -168,7 +168,9 @@ function newestServed(constraint: string): string {
 
 let h: TerraformHarness;
 beforeAll(() => {
-  // One mirror with every served version, built once for all rows.
+  // One mirror with every served version, built once for all rows. Each root keeps its own plugin cache:
+  // Terraform does not promise that concurrent inits may share one, and installing from the local mirror
+  // (a wrapper script per version) costs nothing a shared cache would save.
   h = new TerraformHarness(servedVersions());
 });
 afterAll(() => h?.teardown());

@@ -2,7 +2,7 @@
 //
 //   apply [PATH...] [--state FILE] [--terraform-bin BIN] [--yes] [--accept-changes] [--chdir DIR]
 //         [--ruleset-id ZONE_ID=ID]... [--config-json ZONE_ID=FILE]... [--provider-major 4|5]
-//         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet]
+//         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet] [--no-rehearsal]
 //
 // Exit codes: 0 done (or the dry run is fine), 1 the migration stopped (a terraform command failed, or
 // changes remain; run the same command again to continue), 2 refused or bad usage (nothing changed).
@@ -28,6 +28,7 @@ export interface ApplyArgs extends OnlineArgs {
   "zone-plan": string[];
   format: string;
   quiet: boolean;
+  rehearsal: boolean;
   "var-file"?: string[];
   var?: string[];
 }
@@ -49,6 +50,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option("zone-plan", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=enterprise|business|pro|free" })
       .option("format", { alias: "f", type: "string", choices: ["text", "json"], default: "text", describe: "text (steps as they run) or json (one document at the end)" })
       .option("quiet", { type: "boolean", default: false, describe: "no progress output on stderr" })
+      .option("rehearsal", { type: "boolean", default: true, describe: "dry run: rehearse steps 3-7 on a throwaway copy with the installed providers (--no-rehearsal: read-only dry run only)" })
       .option(VAR_FILE_OPTION.name, VAR_FILE_OPTION.spec)
       .option(VAR_OPTION.name, VAR_OPTION.spec) as unknown as Argv<ApplyArgs>,
   handler: async (argv: ArgumentsCamelCase<ApplyArgs>) => {
@@ -70,6 +72,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       ...(argv.chdir !== undefined ? { chdir: argv.chdir } : {}),
       terraformBin: argv["terraform-bin"],
       yes: argv.yes,
+      rehearsal: argv.rehearsal,
       acceptChanges: argv["accept-changes"],
       rulesetIds,
       zonePlans,

@@ -104,8 +104,10 @@ async function main(): Promise<number> {
     const plan = expectCode(await tool(["plan", ".", "--state", stateFile, ...configs, ...rulesetIds, "--out-dir", migration, "--format", "text"]), [0], "plan failed");
     detail(line(plan, /wrote .*ruleset\.tf/).replace(/^cf-waf-migrate: /, "").replaceAll(`${base}/`, ""));
 
-    step("ruleset.tf in place, then cf-waf-migrate apply . --yes (import, check, state rm, remove the legacy blocks, final plan)");
+    step("ruleset.tf in place; cf-waf-migrate apply . rehearses on a throwaway copy, then apply . --yes (import, check, state rm, remove the legacy blocks, final plan)");
     writeFileAtomicSync(join(estate, "cf-waf-migrate-ruleset.tf"), readFileSync(join(migration, "ruleset.tf"), "utf8"));
+    const rehearsed = expectCode(await tool(["apply", ".", ...rulesetIds]), [0], "the dry run's rehearsal did not pass");
+    detail(line(rehearsed, /Rehearsal passed/));
     const applied = expectCode(await tool(["apply", ".", ...rulesetIds, "--yes"]), [0], "apply --yes failed");
     for (const l of `${applied.stdout}\n${applied.stderr}`.split("\n").filter((l) => /^✓ \d\./.test(l))) detail(l.trim());
 

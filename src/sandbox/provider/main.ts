@@ -3,7 +3,7 @@
 // handshake line as the very first output on stdout, and exit once Terraform says Shutdown.
 
 import * as grpc from "@grpc/grpc-js";
-import { buildServer, loadSchemaFile } from "./server.js";
+import { buildServer, loadSchemaFile, protocolOf } from "./server.js";
 import { defaultIdentityDir, ensureServerIdentity } from "./tls.js";
 
 const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
@@ -17,20 +17,22 @@ function main(): void {
     );
     process.exit(1);
   }
-  const offered = (process.env.PLUGIN_PROTOCOL_VERSIONS ?? "5").split(",").map((s) => s.trim());
-  if (!offered.includes("5")) {
-    process.stderr.write(`provider double speaks plugin protocol 5 only; Terraform offered ${offered.join(",")}\n`);
-    process.exit(1);
-  }
   const version = process.env.CF_DOUBLE_VERSION;
   if (!version) {
     process.stderr.write("CF_DOUBLE_VERSION is not set (the mirror's wrapper script sets it)\n");
     process.exit(1);
   }
+  const schemas = loadSchemaFile(version);
+  // The real provider speaks protocol 5 up to 4.x and 6 from 5.0 (plugin framework only); so does the double.
+  const protocol = String(protocolOf(schemas));
+  const offered = (process.env.PLUGIN_PROTOCOL_VERSIONS ?? "5").split(",").map((s) => s.trim());
+  if (!offered.includes(protocol)) {
+    process.stderr.write(`provider double ${version} speaks plugin protocol ${protocol}; Terraform offered ${offered.join(",")}\n`);
+    process.exit(1);
+  }
   // go-plugin servers ignore Ctrl-C (it reaches the whole process group) and wait for Terraform to stop them.
   process.on("SIGINT", () => undefined);
 
-  const schemas = loadSchemaFile(version);
   const server = buildServer(schemas, () => {
     server.forceShutdown();
     process.exit(0);
@@ -51,7 +53,7 @@ function main(): void {
       process.stderr.write(`provider double could not listen: ${err.message}\n`);
       process.exit(1);
     }
-    process.stdout.write(`1|5|tcp|127.0.0.1:${port}|grpc|${certField}\n`);
+    process.stdout.write(`1|${protocol}|tcp|127.0.0.1:${port}|grpc|${certField}\n`);
   });
 }
 

@@ -284,6 +284,14 @@ const ruleset: ResourceHandler = {
   },
   importState(ctx, id) {
     const parts = id.split("/");
+    // 5.x (nested attributes): `<{accounts|zones}/{account_id|zone_id}>/<ruleset_id>`, in its importpath's words.
+    if (ctx.schema.block.attributes.rules?.nested) {
+      const format = "<{accounts|zones}/{account_id|zone_id}>/<ruleset_id>";
+      if (parts.length !== 3) throw new UserError(`invalid ID: expected urlencoded segments ${JSON.stringify(format)}, got ${JSON.stringify(id)}`);
+      if (parts[0] !== "zones" && parts[0] !== "accounts") throw new UserError("invalid discriminator segment - <{accounts|zones}/{account_id|zone_id}>: expected discriminator to be one of {accounts|zones}");
+      const [kind, owner, rulesetId] = parts as [string, string, string];
+      return shaped(ctx, kind === "zones" ? { id: rulesetId, zone_id: owner } : { id: rulesetId, account_id: owner });
+    }
     if (parts.length !== 3 || !["zone", "account"].includes(parts[0]!) || !parts[1] || !parts[2]) {
       throw new UserError(`invalid ID ("${id}") specified, should be in format "account/<account_id>/<ruleset_id>" or "zone/<zone_id>/<ruleset_id>"`);
     }

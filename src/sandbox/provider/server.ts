@@ -8,7 +8,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { appendLineSync } from "../fs-sync.js";
 import { accountDir, readAccount, writeAccount, type Account } from "../account/account.js";
-import type { BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
+import type { AttributeSchema, BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
 import { conformBlock, decodeDynamic, encodeDynamic, isObject, UNKNOWN, type ObjectValue, type Value } from "./cty.js";
 import { readDataSource } from "./data-sources.js";
 import { planChange, validateConfig, withDefaults } from "./planning.js";
@@ -37,21 +37,36 @@ function validationDiagnostics(schema: ResourceSchema, config: Value): Diagnosti
   }));
 }
 
+function attributeToProto(name: string, a: AttributeSchema): unknown {
+  return {
+    name,
+    // A nested attribute carries its structure in nested_type and no type of its own (protocol 6).
+    type: a.nested ? Buffer.alloc(0) : Buffer.from(JSON.stringify(a.type)),
+    ...(a.nested
+      ? {
+          nested_type: {
+            nesting: a.nested.nesting.toUpperCase(),
+            attributes: Object.entries(a.nested.attributes)
+              .sort(([x], [y]) => x.localeCompare(y))
+              .map(([n, inner]) => attributeToProto(n, inner)),
+          },
+        }
+      : {}),
+    required: !!a.required,
+    optional: !!a.optional,
+    computed: !!a.computed,
+    sensitive: !!a.sensitive,
+    deprecated: !!a.deprecated,
+    description: "",
+  };
+}
+
 function blockToProto(block: BlockSchema): unknown {
   return {
     version: 0,
     attributes: Object.entries(block.attributes)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, a]) => ({
-        name,
-        type: Buffer.from(JSON.stringify(a.type)),
-        required: !!a.required,
-        optional: !!a.optional,
-        computed: !!a.computed,
-        sensitive: !!a.sensitive,
-        deprecated: !!a.deprecated,
-        description: "",
-      })),
+      .map(([name, a]) => attributeToProto(name, a)),
     block_types: Object.entries(block.blocks)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, bt]) => ({
@@ -234,7 +249,7 @@ function unary(handlers: Record<string, Handler>): grpc.UntypedServiceImplementa
     out[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       try {
         const response = fn(call);
-        if (name !== "GetSchema") trace(name, call.request, response);
+        if (name !== "GetSchema" && name !== "GetProviderSchema") trace(name, call.request, response);
         callback(null, response as never);
       } catch (e) {
         callback({ code: grpc.status.INTERNAL, details: message(e) });
@@ -244,8 +259,36 @@ function unary(handlers: Record<string, Handler>): grpc.UntypedServiceImplementa
   return out;
 }
 
+/** The plugin protocol a served version speaks: 6 for the 5.x provider, else 5. */
+export function protocolOf(schemas: ProviderSchemaFile): 5 | 6 {
+  return schemas.protocol ?? 5;
+}
+
+/**
+ * Protocol 6 names the same operations differently (GetProviderSchema, ValidateResourceConfig, …) and drops
+ * PrepareProviderConfig's prepared_config; the messages the double fills are otherwise the same.
+ */
+function protocol6(provider: Record<string, Handler>): Record<string, Handler> {
+  return {
+    GetMetadata: provider.GetMetadata!,
+    GetProviderSchema: provider.GetSchema!,
+    ValidateProviderConfig: () => ({ diagnostics: [] }),
+    ValidateResourceConfig: provider.ValidateResourceTypeConfig!,
+    ValidateDataResourceConfig: provider.ValidateDataSourceConfig!,
+    UpgradeResourceState: provider.UpgradeResourceState!,
+    ConfigureProvider: provider.Configure!,
+    ReadResource: provider.ReadResource!,
+    PlanResourceChange: provider.PlanResourceChange!,
+    ApplyResourceChange: provider.ApplyResourceChange!,
+    ImportResourceState: provider.ImportResourceState!,
+    ReadDataSource: provider.ReadDataSource!,
+    StopProvider: provider.Stop!,
+  };
+}
+
 export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void): grpc.Server {
-  const definition = protoLoader.loadSync(["tfplugin5.proto", "go-plugin.proto", "health.proto"], {
+  const protocol = protocolOf(schemas);
+  const definition = protoLoader.loadSync([`tfplugin${protocol}.proto`, "go-plugin.proto", "health.proto"], {
     includeDirs: [PROTO_DIR],
     keepCase: true,
     longs: Number,
@@ -256,7 +299,8 @@ export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void)
   const loaded = grpc.loadPackageDefinition(definition) as any;
   const server = new grpc.Server();
   const { provider, controller } = providerService(schemas, onShutdown);
-  server.addService(loaded.tfplugin5.Provider.service, unary(provider));
+  if (protocol === 6) server.addService(loaded.tfplugin6.Provider.service, unary(protocol6(provider)));
+  else server.addService(loaded.tfplugin5.Provider.service, unary(provider));
   server.addService(loaded.plugin.GRPCController.service, unary(controller));
   // Terraform opens these two streams at every start; the double keeps them open and never sends.
   const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => {

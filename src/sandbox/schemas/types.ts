@@ -20,6 +20,8 @@ export interface AttributeSchema {
   default?: unknown;
   /** validation.StringInSlice values (SDKv2): the provider rejects any other string at validate time. */
   oneOf?: string[];
+  /** A nested attribute (protocol 6, the 5.x provider's attribute syntax): its own attributes; `type` is implied. */
+  nested?: { nesting: "single" | "list" | "set" | "map"; attributes: Record<string, AttributeSchema> };
 }
 
 export type Nesting = "single" | "list" | "set" | "map" | "group";
@@ -54,6 +56,8 @@ export interface ProviderSchemaFile {
   version: string;
   repository: string;
   tag: string;
+  /** The plugin protocol the real provider speaks: 5 (3.x, 4.x; the default) or 6 (5.x). */
+  protocol?: 5 | 6;
   provider: BlockSchema;
   resources: Record<string, ResourceSchema>;
   dataSources: Record<string, ResourceSchema>;

@@ -1,0 +1,62 @@
+// The rehearsal's throwaway copy of the root module: the configuration (and the local modules it calls) in a
+// temporary directory, the `state pull` output as its local state, and an override file that points the
+// backend at that local state. The user's directory, state and backend are never touched: every later
+// command runs in the copy, with its own data directory.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const REHEARSAL_OVERRIDE = "zz_cf_waf_migrate_rehearsal_override.tf";
+const SKIP = new Set([".terraform", ".git", "node_modules"]);
+
+export interface RehearsalCopy {
+  /** The temporary directory holding everything (removed afterwards). */
+  dir: string;
+  /** The root module inside the copy. */
+  root: string;
+  /** The copy's terraform data directory (TF_DATA_DIR), never the user's. */
+  dataDir: string;
+  /** Maps a path of the user's tree to the same path in the copy. */
+  map(original: string): string;
+}
+
+/** Local module sources (`source = "../modules/x"`) of the root's own .tf files. */
+function localSources(root: string): string[] {
+  const out: string[] = [];
+  for (const f of readdirSync(root)) {
+    if (!f.endsWith(".tf")) continue;
+    const text = readFileSync(path.join(root, f), "utf8");
+    for (const m of text.matchAll(/^\s*source\s*=\s*"(\.\.?\/[^"]*)"/gm)) out.push(path.resolve(root, m[1]!));
+  }
+  return out;
+}
+
+/** The deepest directory containing every given path. */
+function commonAncestor(paths: string[]): string {
+  let base = path.resolve(paths[0]!);
+  for (const p of paths.slice(1)) {
+    while (path.relative(base, p).startsWith("..")) base = path.dirname(base);
+  }
+  return base;
+}
+
+/**
+ * Copies the root (and whatever it reaches: local modules, the files the plan edits) into a temporary
+ * directory, writes `stateText` as its local state and the backend override.
+ */
+export function makeRehearsalCopy(chdir: string, stateText: string, extraFiles: string[]): RehearsalCopy {
+  const base = commonAncestor([chdir, ...localSources(chdir), ...extraFiles.map((f) => path.dirname(f))]);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cf-waf-migrate-rehearsal-"));
+  const tree = path.join(dir, "tree");
+  cpSync(base, tree, {
+    recursive: true,
+    filter: (src) => !SKIP.has(path.basename(src)) && !/\.tfstate(\.backup)?$/.test(src),
+  });
+  const map = (original: string) => path.join(tree, path.relative(base, path.resolve(original)));
+  const root = map(chdir);
+  writeFileSync(path.join(root, "terraform.tfstate"), stateText);
+  // An override file replaces the backend of the terraform block (remote, s3, …) with this local state; a
+  // backend in an override file also replaces a `cloud {}` block (Terraform's configs/module_merge.go).
+  writeFileSync(path.join(root, REHEARSAL_OVERRIDE), 'terraform {\n  backend "local" {\n    path = "terraform.tfstate"\n  }\n}\n');
+  return { dir, root, dataDir: path.join(dir, "tf-data"), map };
+}
