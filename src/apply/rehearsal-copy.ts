@@ -5,10 +5,11 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_WORKSPACE, localStatePath } from "./rehearsal-workspace.js";
+import { DEFAULT_WORKSPACE, localStatePath, REHEARSAL_WORKSPACE_DIR } from "./rehearsal-workspace.js";
 
 export const REHEARSAL_OVERRIDE = "zz_cf_waf_migrate_rehearsal_override.tf";
-const SKIP = new Set([".terraform", ".git", "node_modules"]);
+// terraform.tfstate.d: the user's local workspace states (the copy gets the pulled state only).
+const SKIP = new Set([".terraform", ".git", "node_modules", "terraform.tfstate.d"]);
 
 export interface RehearsalCopy {
   /** The temporary directory holding everything (removed afterwards). */
@@ -59,8 +60,11 @@ export function makeRehearsalCopy(chdir: string, stateText: string, extraFiles: 
   const statePath = path.join(root, localStatePath(workspace));
   mkdirSync(path.dirname(statePath), { recursive: true });
   writeFileSync(statePath, stateText);
+  // `state rm` writes its backup under terraform.tfstate.d/NAME/ whatever the backend's workspace_dir is;
+  // an empty directory there holds no state, so `init` has nothing to offer to migrate.
+  if (workspace !== DEFAULT_WORKSPACE) mkdirSync(path.join(root, "terraform.tfstate.d", workspace), { recursive: true });
   // An override file replaces the backend of the terraform block (remote, s3, …) with this local state; a
   // backend in an override file also replaces a `cloud {}` block (Terraform's configs/module_merge.go).
-  writeFileSync(path.join(root, REHEARSAL_OVERRIDE), 'terraform {\n  backend "local" {\n    path = "terraform.tfstate"\n  }\n}\n');
+  writeFileSync(path.join(root, REHEARSAL_OVERRIDE), `terraform {\n  backend "local" {\n    path          = "terraform.tfstate"\n    workspace_dir = "${REHEARSAL_WORKSPACE_DIR}"\n  }\n}\n`);
   return { dir, root, dataDir: path.join(dir, "tf-data"), map };
 }

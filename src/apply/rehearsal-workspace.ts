@@ -21,10 +21,13 @@ export function selectedWorkspace(chdir: string, env: NodeJS.ProcessEnv = proces
 }
 
 /**
- * Where a local backend with `path = "terraform.tfstate"` keeps a workspace's state: the default
- * workspace's at the path itself, any other under `terraform.tfstate.d/<name>/` (the local backend's
- * default workspace_dir).
+ * The copy's local backend keeps other workspaces' states in its own workspace_dir, not the implicit
+ * `terraform.tfstate.d`: `init` compares the implicit local backend with the configured one and, when both
+ * hold several workspaces, asks whether to migrate them all (which fails under -input=false).
  */
+export const REHEARSAL_WORKSPACE_DIR = "cf-waf-migrate-rehearsal.tfstate.d";
+
+/** Where the copy's local backend keeps a workspace's state: the default one at its path, any other under workspace_dir/NAME/. */
 export function localStatePath(workspace: string): string {
-  return workspace === DEFAULT_WORKSPACE ? "terraform.tfstate" : path.join("terraform.tfstate.d", workspace, "terraform.tfstate");
+  return workspace === DEFAULT_WORKSPACE ? "terraform.tfstate" : path.join(REHEARSAL_WORKSPACE_DIR, workspace, "terraform.tfstate");
 }

@@ -54,13 +54,13 @@ describe("the rehearsal copy keeps the user's workspace", () => {
     expect(selectedWorkspace(root, { TF_DATA_DIR: path.join(root, "none") })).toBe("default");
   });
 
-  it("a non-default workspace's state goes where the local backend looks for it (terraform.tfstate.d/NAME/)", () => {
+  it("a non-default workspace's state goes where the local backend looks for it (its workspace_dir/NAME/)", () => {
     const root = tempDir("cfwm-reh-ws-copy-");
     write(path.join(root, "main.tf"), "");
     const copy = makeRehearsalCopy(root, '{"version":4,"serial":7}', [], "prod");
     try {
-      expect(localStatePath("prod")).toBe(path.join("terraform.tfstate.d", "prod", "terraform.tfstate"));
-      expect(readFileSync(path.join(copy.root, "terraform.tfstate.d", "prod", "terraform.tfstate"), "utf8")).toBe('{"version":4,"serial":7}');
+      expect(localStatePath("prod")).toBe(path.join("cf-waf-migrate-rehearsal.tfstate.d", "prod", "terraform.tfstate"));
+      expect(readFileSync(path.join(copy.root, localStatePath("prod")), "utf8")).toBe('{"version":4,"serial":7}');
       expect(existsSync(path.join(copy.root, "terraform.tfstate"))).toBe(false);
     } finally {
       rmSync(copy.dir, { recursive: true, force: true });
