@@ -1,6 +1,6 @@
 // Shared by kills-before.test.ts and kills-after.test.ts (two files, so vitest runs them side by side).
-// A SIGKILL of the whole process group (the tool, terraform, the provider plugins) before and after every
-// terraform command `apply --yes` runs, with the real terraform and the double: after each kill the state
+// A SIGKILL of the whole process group (the tool, terraform, the provider plugins) before every terraform
+// command `apply --yes` runs, and after those the tool's own work follows (the last state rm, the last one), with the real terraform and the double: after each kill the state
 // holds every legacy instance with every block in place, or none of them; the rerun finishes, and
 // `terraform plan -detailed-exitcode` returns 0. Each kill point starts from the same snapshot of the root,
 // its data directory and the simulated account (the setup runs terraform once, not once per kill).
@@ -90,11 +90,21 @@ export function killAtEveryCommand(when: "before" | "after"): void {
     "each kill leaves all legacy instances in state with their blocks, or none; every rerun finishes with a clean plan",
     async () => {
       const counter = path.join(tempDir("cfwm-kills-count-"), "n");
-      const whole = await applyYes({ TF_COUNTER: counter });
+      const argv = path.join(tempDir("cfwm-kills-argv-"), "log");
+      const whole = await applyYes({ TF_COUNTER: counter, TF_ARGV_LOG: argv });
       expect(whole.code, whole.stdout + whole.stderr).toBe(0);
       const n = Number(readFileSync(counter, "utf8").trim());
-      expect(n).toBeGreaterThan(5);
-      for (let k = 1; k <= n; k++) {
+      const commands = readFileSync(argv, "utf8").trim().split("\n");
+      expect(commands.length).toBe(n);
+      expect(commands.some((c) => c.startsWith("import "))).toBe(true);
+      expect(commands.some((c) => c.startsWith("state rm "))).toBe(true);
+      // "after command k" is "before command k+1" unless the tool does work of its own in between: it
+      // edits the .tf files after the last `state rm`, and nothing follows the last command.
+      const points = Array.from({ length: n }, (_, i) => i + 1).filter(
+        (k) => when === "before" || k === n || (commands[k - 1]!.startsWith("state rm ") && !commands[k]!.startsWith("state rm ")),
+      );
+      expect(points.length).toBeGreaterThan(when === "before" ? 5 : 1);
+      for (const k of points) {
         {
           restore();
           const label = `kill ${when} terraform command ${k} of ${n}`;
