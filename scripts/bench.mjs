@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureManyInstances, ensureState, ensureTree } from "./bench/generate.mjs";
-import { ensureShardReports } from "./bench/shard-reports.mjs";
 import { ensureEstate } from "./bench/estate.mjs";
+import { ensureShardReports } from "./bench/shard-reports.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH = path.join(ROOT, ".bench");
@@ -229,6 +229,23 @@ if (only.includes("many")) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Estate (issue 13): 1,000 roots with one state each sharing one module (~50 MB of state in all) against
+// the same configuration and resources as one root: at most 1.5x the time and 1.3x the peak RSS.
+if (only.includes("estate")) {
+  const roots = sz(1000);
+  const dir = path.join(BENCH, `estate-${seed}-${roots}`);
+  const e = ensureEstate(dir, { seed, roots, stateBytes: 50_000 });
+  console.error(`estate: ${e.roots} roots, ${e.resources} resources, ${(e.stateBytes / MB).toFixed(1)} MB of state${e.reused ? " (reused)" : ""}`);
+  const estateArgs = [CLI, "scan", ".", ...e.statePaths.flatMap((p) => ["--state", p]), "--format", "json", "--fail-on", "never", "--quiet"];
+  const singleArgs = [CLI, "scan", ".", "--state", "terraform.tfstate", "--format", "json", "--fail-on", "never", "--quiet"];
+  run(singleArgs, { cwd: path.join(dir, "single") }); // page cache
+  run(estateArgs, { cwd: path.join(dir, "estate") });
+  const rs = row(`estate: one root, ${roots} module calls, one state`, roots + 1, e.singleStateBytes, best(singleArgs, { cwd: path.join(dir, "single") }));
+  const re = row(`estate: ${roots} roots, one state each`, roots + 1, e.stateBytes, best(estateArgs, { cwd: path.join(dir, "estate") }));
+  notes.push(`estate: ${roots} roots / one root = ${(re.wall / rs.wall).toFixed(2)}x time${Number.isNaN(re.cpu) ? "" : ` (CPU ${(re.cpu / rs.cpu).toFixed(2)}x)`}, ${(re.rssMb / rs.rssMb).toFixed(2)}x peak RSS`);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The HTML report at estate size (issue 16): page size, render time, and the time chromium takes to load
 // the page from disk (and to expand every zone), for 1,000 zones. The row's wall and RSS are the driver's
 // (render plus the browser session); the figures that matter are in the note.
@@ -263,23 +280,6 @@ if (only.includes("merge")) {
   const same = existsSync(out) && readFileSync(out, "utf8") === readFileSync(g.whole, "utf8") + "\n";
   rmSync(out, { force: true });
   notes.push(`merge: the merged report ${same ? "equals" : "DIFFERS FROM"} the unsharded one (exit ${r.code})`);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Estate (issue 13): 1,000 roots with one state each sharing one module (~50 MB of state in all) against
-// the same configuration and resources as one root: at most 1.5x the time and 1.3x the peak RSS.
-if (only.includes("estate")) {
-  const roots = sz(1000);
-  const dir = path.join(BENCH, `estate-${seed}-${roots}`);
-  const e = ensureEstate(dir, { seed, roots, stateBytes: 50_000 });
-  console.error(`estate: ${e.roots} roots, ${e.resources} resources, ${(e.stateBytes / MB).toFixed(1)} MB of state${e.reused ? " (reused)" : ""}`);
-  const estateArgs = [CLI, "scan", ".", ...e.statePaths.flatMap((p) => ["--state", p]), "--format", "json", "--fail-on", "never", "--quiet"];
-  const singleArgs = [CLI, "scan", ".", "--state", "terraform.tfstate", "--format", "json", "--fail-on", "never", "--quiet"];
-  run(singleArgs, { cwd: path.join(dir, "single") }); // page cache
-  run(estateArgs, { cwd: path.join(dir, "estate") });
-  const rs = row(`estate: one root, ${roots} module calls, one state`, roots + 1, e.singleStateBytes, best(singleArgs, { cwd: path.join(dir, "single") }));
-  const re = row(`estate: ${roots} roots, one state each`, roots + 1, e.stateBytes, best(estateArgs, { cwd: path.join(dir, "estate") }));
-  notes.push(`estate: ${roots} roots / one root = ${(re.wall / rs.wall).toFixed(2)}x time${Number.isNaN(re.cpu) ? "" : ` (CPU ${(re.cpu / rs.cpu).toFixed(2)}x)`}, ${(re.rssMb / rs.rssMb).toFixed(2)}x peak RSS`);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -320,8 +320,6 @@ for (const r of rows.filter((x) => / instances.*: plan$/.test(x.name))) {
   check(`${r.name} ≤ 1.5 × scan (wall)`, r.wall <= 1.5 * scan.wall, `${(r.wall / scan.wall).toFixed(2)} × (${r.wall.toFixed(2)} s vs ${scan.wall.toFixed(2)} s)`);
   if (!Number.isNaN(r.cpu)) check(`${r.name} ≤ 1.5 × scan (CPU)`, r.cpu <= 1.5 * scan.cpu, `${(r.cpu / scan.cpu).toFixed(2)} × (${r.cpu.toFixed(2)} s vs ${scan.cpu.toFixed(2)} s)`);
 }
-const mg = find("merge: 16 shard reports");
-if (mg && scale === 1) check("merge of 16 shard reports of 1,000 roots < 2 s", mg.wall < 2 && mg.code === 0, `${mg.wall.toFixed(2)} s, exit ${mg.code}`);
 const est = rows.find((r) => /^estate: \d+ roots, one state each/.test(r.name));
 const one = rows.find((r) => r.name.startsWith("estate: one root"));
 if (est && one) {
@@ -329,6 +327,8 @@ if (est && one) {
   if (!Number.isNaN(est.cpu)) check("estate ≤ 1.5 × one root (CPU)", est.cpu <= 1.5 * one.cpu, `${(est.cpu / one.cpu).toFixed(2)} × (${est.cpu.toFixed(2)} s vs ${one.cpu.toFixed(2)} s)`);
   check("estate peak RSS ≤ 1.3 × one root", est.rss <= 1.3 * one.rss, `${(est.rss / one.rss).toFixed(2)} × (${est.rss.toFixed(0)} MB vs ${one.rss.toFixed(0)} MB)`);
 }
+const mg = find("merge: 16 shard reports");
+if (mg && scale === 1) check("merge of 16 shard reports of 1,000 roots < 2 s", mg.wall < 2 && mg.code === 0, `${mg.wall.toFixed(2)} s, exit ${mg.code}`);
 if (targets.length) {
   console.log("targets:");
   for (const t of targets) console.log(`  ${t}`);

@@ -34,3 +34,13 @@ export { evaluateProviderGate, type ProviderGateOutcome } from "./terraform/prov
 
 // Applying the plan through terraform (dry run unless `yes`).
 export { runApply, renderApplyText, renderApplyJson, type ApplyOptions, type ApplyReport } from "./apply/index.js";
+
+// The online half: the service's view of every zone (`--online`) and resumable migration waves.
+export { openOnlineSession, type OnlineSession, type OnlineSettings, type OnlineDeps } from "./online/session.js";
+export { analyzeOnline, collectServiceAnswers, type OnlineAnalysis } from "./online/enrich.js";
+export { runWave, summaryLines, type WaveOptions, type WaveSummary, type ZoneSummary } from "./online/waves.js";
+
+// Large estates: joining --shard reports, reading every root's live state, the per-root run summary.
+export { mergeReports, MergeError, type MergeInput, type ShardReport } from "./estate/merge.js";
+export { pullStates, type PullError, type PullOutcome, type PulledState, type PullStateOptions } from "./estate/pull-state.js";
+export { buildRunSummary, type RunSummaryEntry } from "./estate/run-summary.js";

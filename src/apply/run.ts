@@ -37,6 +37,8 @@ export interface ApplyOptions {
   stateFile?: string;
   /** The root module terraform runs in; default: the single scanned directory. */
   chdir?: string;
+  /** The workspace of the root to migrate (TF_WORKSPACE for every terraform call); default: terraform's own selection. */
+  workspace?: string;
   /** `terraform` (default), `tofu`, or a path. */
   terraformBin?: string;
   /** Without it, a dry run. */
@@ -69,6 +71,8 @@ export interface ApplyOptions {
 }
 
 const RULESET_ID = /^[0-9a-f]{32}$/i;
+/** What `terraform workspace new` accepts. */
+const WORKSPACE_NAME = /^[A-Za-z0-9_-]+$/;
 
 export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport> {
   const cwd = options.cwd ?? process.cwd();
@@ -98,7 +102,13 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     // A relative path names a file from here, not from the root module terraform runs in.
     if (bin.includes("/") && !path.isAbsolute(bin)) bin = path.resolve(cwd, bin);
     const make = options.createCli ?? ((o) => createTerraformCli(o));
-    const inner = make({ bin, cwd: chdir, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
+    if (options.workspace !== undefined && !WORKSPACE_NAME.test(options.workspace)) throw new ApplyRefusedError([`--workspace ${JSON.stringify(options.workspace)}: not a workspace name (letters, digits, - and _)`]);
+    const inner = make({
+      bin,
+      cwd: chdir,
+      ...(options.workspace !== undefined ? { env: { TF_WORKSPACE: options.workspace } } : {}),
+      ...(options.onCommand ? { onCommand: options.onCommand } : {}),
+    });
     const cli: TerraformCli = {
       bin: inner.bin,
       cwd: inner.cwd,

@@ -82,9 +82,25 @@ export async function pullRootStates(run: EstateRun, roots: readonly PullRoot[],
   };
 }
 
+/**
+ * What the estate loader takes from these options: the shard's root filter, and the `--pull-state` reader
+ * it calls once it knows the roots (this shard's only).
+ */
+export function estateLoadOptions(run: EstateRun, cwd: string = process.cwd()): {
+  rootFilter?: (rootPath: string) => boolean;
+  pullStates?: (roots: readonly PullRoot[]) => Promise<{ states: PulledOwnedState[]; errors: InputError[] }>;
+} {
+  const rootFilter = shardFilter(run);
+  return {
+    ...(rootFilter ? { rootFilter } : {}),
+    ...(run.pull ? { pullStates: (roots: readonly PullRoot[]) => pullRootStates(run, roots, cwd) } : {}),
+  };
+}
+
 /** The report as this run gives it: with `shard` recorded when the run is one shard of a split. */
-export function withShard<R extends Report>(report: R, run: EstateRun): R & { shard?: ShardSpec } {
-  return run.shard ? { ...report, shard: run.shard } : report;
+export function recordShard<R extends Report>(run: EstateRun, report: R): R {
+  if (run.shard) report.shard = { ...run.shard };
+  return report;
 }
 
 /** `--summary-file`: one entry per instance; `allRootPaths` are every root under PATH (other shards' too). */

@@ -18,7 +18,9 @@ export function withOnlineOptions<T>(y: Argv<T>) {
   return y
     .option("online", { type: "boolean", default: false, describe: "ask the Cloudflare API about every zone (check, status, configuration, entry point); credentials from CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY" })
     .option("base-url", { type: "string", requiresArg: true, describe: "--online: API base URL (default $CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4)" })
-    .option("jobs", { type: "number", default: DEFAULT_JOBS, describe: "--online: zones looked up at once (requests stay under 1,200 per 5 minutes)" })
+    // One --jobs for the command: roots read at once with --pull-state (src/cli/estate-run.ts), zones
+    // looked up at once with --online; both default to 4.
+    .option("jobs", { type: "number", default: DEFAULT_JOBS, describe: "how many at once: zones looked up with --online (requests stay under 1,200 per 5 minutes), roots read with --pull-state" })
     .option("cache-dir", { type: "string", requiresArg: true, describe: `--online: where answers are cached (default ${DEFAULT_CACHE_DIR})` })
     .option("max-age", { type: "string", requiresArg: true, describe: `--online: reuse cached answers younger than this (e.g. 15m, 2h; 0 = always ask; default ${DEFAULT_MAX_AGE})` });
 }

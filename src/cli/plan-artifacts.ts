@@ -80,6 +80,11 @@ export async function assemblePlan(input: {
   /** --out-dir as the user wrote it, for the commands that refer to the artifacts. */
   outDir: string | null;
   providerInfo: ProviderInfo;
+  /**
+   * The root module's directory when it is not `ws.base` (one root of an estate, whose report paths are
+   * relative to the estate's top): the patches' directory is given relative to it, where migrate.sh runs.
+   */
+  rootDir?: string;
 }): Promise<AssembledPlan> {
   const { ws, analysis, providerMajor } = input;
   const errors: InputError[] = [];
@@ -92,7 +97,7 @@ export async function assemblePlan(input: {
   errors.push(...removalSet.errors.filter((e) => !ws.errors.some((w) => w.file === e.file && w.line === e.line && w.message === e.message)));
   for (const r of [...legacy.refused, ...overrides.refused]) errors.push({ file: r.file, line: null, column: null, message: `${r.reason}; delete its legacy blocks by hand` });
   // Both patches apply from one directory: the root module, or above it when a module outside it is edited.
-  const base = patchBaseFor(ws.base, [...overrides.edits, ...legacy.edits]);
+  const base = patchBaseFor(input.rootDir ?? ws.base, [...overrides.edits, ...legacy.edits]);
   const legacyPatch = renderPatch(legacy.edits, base);
   const overridesPatch = renderPatch(overrides.edits, base);
 
@@ -277,28 +282,10 @@ export async function writeArtifacts(
   content: { plan: AssembledPlan; report: Report; markdown: string; script: string },
   force: boolean,
 ): Promise<string[]> {
-  const { plan } = content;
-  const files: [string, string][] = [
-    [ARTIFACTS.planMd, content.markdown],
-    [ARTIFACTS.ruleset, plan.rulesetTf],
-    ...(plan.importsTf !== null ? ([[ARTIFACTS.imports, plan.importsTf]] as [string, string][]) : []),
-    ...(plan.removedTf ? ([[ARTIFACTS.removed, plan.removedTf]] as [string, string][]) : []),
-    [ARTIFACTS.script, content.script],
-    ...(plan.overridesPatch ? ([[ARTIFACTS.overridesPatch, plan.overridesPatch]] as [string, string][]) : []),
-    ...(plan.legacyPatch ? ([[ARTIFACTS.patch, plan.legacyPatch]] as [string, string][]) : []),
-    [ARTIFACTS.report, renderJson(content.report)],
-  ];
+  const files = artifactFiles(content);
   await mkdir(dir, { recursive: true });
   if (!force) {
-    const existing: string[] = [];
-    for (const [name] of files) {
-      try {
-        await access(path.join(dir, name));
-        existing.push(name);
-      } catch {
-        // absent: fine
-      }
-    }
+    const existing = await existingFiles(dir, files.map(([name]) => name));
     if (existing.length) throw new CliError(`${dir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
   }
   for (const [name, text] of files) {
@@ -311,4 +298,33 @@ export async function writeArtifacts(
   }
   await chmod(path.join(dir, ARTIFACTS.script), 0o755);
   return files.map(([name]) => name);
+}
+
+/** The files of one migration, name and text, in the order they are written. */
+export function artifactFiles(content: { plan: AssembledPlan; report: Report; markdown: string; script: string }): [string, string][] {
+  const { plan } = content;
+  return [
+    [ARTIFACTS.planMd, content.markdown],
+    [ARTIFACTS.ruleset, plan.rulesetTf],
+    ...(plan.importsTf !== null ? ([[ARTIFACTS.imports, plan.importsTf]] as [string, string][]) : []),
+    ...(plan.removedTf ? ([[ARTIFACTS.removed, plan.removedTf]] as [string, string][]) : []),
+    [ARTIFACTS.script, content.script],
+    ...(plan.overridesPatch ? ([[ARTIFACTS.overridesPatch, plan.overridesPatch]] as [string, string][]) : []),
+    ...(plan.legacyPatch ? ([[ARTIFACTS.patch, plan.legacyPatch]] as [string, string][]) : []),
+    [ARTIFACTS.report, renderJson(content.report)],
+  ];
+}
+
+/** Which of `names` already exist in `dir`. */
+export async function existingFiles(dir: string, names: string[]): Promise<string[]> {
+  const existing: string[] = [];
+  for (const name of names) {
+    try {
+      await access(path.join(dir, name));
+      existing.push(name);
+    } catch {
+      // absent: fine
+    }
+  }
+  return existing;
 }

@@ -1,7 +1,8 @@
 // How every reporting command reads its inputs: the Terraform workspace, with the progress bar on
 // stderr for long scans and the hidden --full-parse escape hatch.
 import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
-import { loadEstate, type Estate } from "../estate/load.js";
+import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
+import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
 import { readStdin } from "./io.js";
 import { parsePairs, variableArgs, type CommonArgs } from "./options.js";
 import { CliError } from "./errors.js";
@@ -25,7 +26,7 @@ export async function loadCliWorkspace(argv: CommonArgs, cwd: string = process.c
 }
 
 /** The estate the reporting commands read: every root and workspace under the paths, one instance each. */
-export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd()): Promise<Estate> {
+export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(), run: EstateRun | null = null): Promise<Estate> {
   const bar = new ProgressBar({ quiet: argv.quiet });
   try {
     return await loadEstate({
@@ -36,10 +37,20 @@ export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(
       fullParse: argv["full-parse"] === true,
       variables: variableArgs(argv),
       onProgress: (p) => bar.update(p),
+      ...(run ? estateRunOptions(run, cwd) : {}),
     });
   } finally {
     bar.done();
   }
+}
+
+/** `--shard` keeps this shard's roots; `--pull-state` reads their live states once they are known. */
+function estateRunOptions(run: EstateRun, cwd: string): Pick<EstateOptions, "rootFilter" | "pullStates"> {
+  const filter = shardFilter(run);
+  return {
+    ...(filter ? { rootFilter: filter } : {}),
+    ...(run.pull ? { pullStates: (roots: { path: string; dir: string }[]) => pullRootStates(run, roots, cwd) } : {}),
+  };
 }
 
 /** `--ruleset-root ZONE_ID=ROOT`, each ROOT checked against the estate's roots (a typo must not pass silently). */

@@ -54,6 +54,8 @@ export const FINDING_CODES = {
   RULESET_CONSTRUCT_OMITTED: "info",
   /** required_version admits Terraform below 1.5 (or says nothing): no import {} blocks, terraform import instead. */
   IMPORT_BLOCKS_UNAVAILABLE: "info",
+  /** A zone's settings live in several roots (or workspaces): one entry point ruleset, in one of them, takes every root's skip rules. */
+  ZONE_SPLIT_ACROSS_ROOTS: "warning",
   /** `--online`: the service and the offline rules disagree (compatibility, the ruleset, the migration state). */
   SERVICE_DISAGREES: "warning",
   /** `--online`: a call for the zone failed (after retries); the zone's entry is offline only. */
@@ -62,8 +64,6 @@ export const FINDING_CODES = {
   ZONE_ALREADY_MIGRATED: "info",
   /** `--online`: the service says the zone is in validation (both WAFs on); finish with pending. */
   ZONE_IN_VALIDATION: "info",
-  /** A zone's settings live in several roots (or workspaces): one entry point ruleset, in one of them, takes every root's skip rules. */
-  ZONE_SPLIT_ACROSS_ROOTS: "warning",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

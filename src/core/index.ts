@@ -24,6 +24,8 @@ export type {
   ZoneLegacy,
   ZoneLegacyItem,
   ZoneReport,
+  ZoneService,
+  ServiceCall,
 } from "./model.js";
 export { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory, type ZoneAnalysis } from "./analyze.js";
 export { buildReport, TOOL_NAME } from "./report.js";
@@ -31,3 +33,5 @@ export { FINDING_CODES, highestSeverity, severityRank, sortFindings, tripsFailOn
 export * from "./legacy-types.js";
 export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
 export { auditCertificates, type Certificate } from "./certs.js";
+export { decorateReport, migrationStage, serviceFindings, withServiceAnswers, type ServiceAnswers } from "./service-view.js";
+export { fnv1a32, inShard, normalizeRootPath, parseShardSpec, selectShard, shardOfRoot, ShardSpecError, type ShardSpec } from "./shard.js";

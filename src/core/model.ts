@@ -289,10 +289,6 @@ export interface ZoneReport {
    * in their place and the zone is not ready to migrate until they are supplied (--var-file, --var, --state).
    */
   unresolved?: ZoneUnresolved[];
-  /** The previous WAF as configured for this zone, item by item with file:line (for reviewers; see zone-legacy.ts). */
-  legacy?: ZoneLegacy;
-  /** `--online` only: what the Cloudflare API said about the zone, and when (see docs/report-format.md). */
-  service?: ZoneService;
   /** The root module (relative to the report's `root`) and workspace this entry is for. */
   root?: string;
   workspace?: string;
@@ -301,6 +297,10 @@ export interface ZoneReport {
    * entries have no rules and no import, and say here where the ruleset is.
    */
   rulesetIn?: { root: string; workspace: string };
+  /** The previous WAF as configured for this zone, item by item with file:line (for reviewers; see zone-legacy.ts). */
+  legacy?: ZoneLegacy;
+  /** `--online` only: what the Cloudflare API said about the zone, and when (see docs/report-format.md). */
+  service?: ZoneService;
 }
 
 /** Where one legacy item is: its address and its block's file:line (null when only state knows it). */
@@ -401,6 +401,8 @@ export interface Report {
   errors: InputError[];
   /** plan only: the provider and Terraform versions of each root and what the generated code was fitted to. */
   versions?: unknown[];
+  /** `--shard K/N` runs only: which shard of the estate's roots this report covers (`merge` joins them). */
+  shard?: { index: number; count: number };
 }
 
 /** A resource as the report lists it: the inventory entry without its attribute values. */

@@ -6,16 +6,11 @@ import type { ProviderInfo } from "../terraform/providers.js";
 import { instanceName } from "./analyze.js";
 import { dedupeErrors, type Estate } from "./load.js";
 
-/** The provider facts (constraints, lock file) of one root, for the instances of that root. */
-export function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo {
-  return { roots: info.roots.filter((r) => r.dir === dir), errors: info.errors };
-}
-
 export function estateProviderGate(estate: Pick<Estate, "instances">, info: ProviderInfo, targetVersion: string | undefined): ProviderGateOutcome {
   const out: ProviderGateOutcome = { findings: [], errors: [], summaries: [] };
   const several = estate.instances.length > 1;
   for (const inst of estate.instances) {
-    const own: ProviderInfo = { ...rootProviderInfo(info, inst.dir), errors: [] };
+    const own: ProviderInfo = { roots: rootProviderInfo(info, inst.dir).roots, errors: [] };
     const result = evaluateProviderGate(inst.ws, own, targetVersion, { nameRoot: several });
     const at = { root: inst.root, workspace: inst.workspace };
     out.findings.push(...result.findings.map((f) => Object.assign(f, at)));
@@ -25,4 +20,9 @@ export function estateProviderGate(estate: Pick<Estate, "instances">, info: Prov
   // A bad constraint in a module two roots share is one error.
   out.errors = dedupeErrors(out.errors);
   return out;
+}
+
+/** The provider facts of one root (constraints, lock file), for the instances of that root. */
+export function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo {
+  return { roots: info.roots.filter((r) => r.dir === dir), errors: info.errors };
 }

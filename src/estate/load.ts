@@ -33,6 +33,11 @@ export interface EstateOptions extends WorkspaceOptions {
   ownedStates?: OwnedState[];
   /** Keep only these roots (by path); the others are not analysed (`--shard`). */
   rootFilter?: (rootPath: string) => boolean;
+  /**
+   * Reads states of the kept roots once they are known (`--pull-state`: `terraform state pull` per root and
+   * workspace); what cannot be read comes back as input errors, and the other roots go on.
+   */
+  pullStates?: (roots: { path: string; dir: string }[]) => Promise<{ states: OwnedState[]; errors: InputError[] }>;
 }
 
 /** One (root, workspace) pair: the unit everything is computed for. */
@@ -51,7 +56,10 @@ export interface Estate {
   base: string;
   /** The whole tree (every root), for what is read per root directory (provider constraints, lock files). */
   tree: ConfigTree;
+  /** The roots analysed (this shard's, with `rootFilter`). */
   roots: EstateRoot[];
+  /** Every root's path under the paths read, this shard's or not. */
+  allRootPaths: string[];
   /** In root path order, then `default` first, then workspace name. */
   instances: EstateInstance[];
   errors: InputError[];
@@ -101,8 +109,15 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
     if (!kept.has(owned.owner.root)) continue; // another shard's root
     add(owned.owner.root, owned.owner.workspace, arg.file === "-" ? "-" : displayPath(abs!, base), r.state);
   }
-  for (const s of opts.ownedStates ?? []) {
-    const root = roots.find((r) => r.path === s.root);
+  const owned = [...(opts.ownedStates ?? [])];
+  if (opts.pullStates) {
+    const pulled = await opts.pullStates(roots.filter((r) => r.node).map((r) => ({ path: r.path, dir: r.dir })));
+    owned.push(...pulled.states);
+    errors.push(...pulled.errors);
+  }
+  const byPath = new Map(roots.map((r) => [r.path, r]));
+  for (const s of owned) {
+    const root = byPath.get(s.root);
     if (root) add(root, s.workspace, s.label, s.state);
   }
 
@@ -141,7 +156,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   }
   instances.sort((a, b) => comparePaths(a.root, b.root) || workspaceOrder(a.workspace, b.workspace));
   await locateAttributeErrors(errors, base);
-  return { base, tree, roots, instances, errors: dedupeErrors(errors).map(oneLineError) };
+  return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), instances, errors: dedupeErrors(errors).map(oneLineError) };
 }
 
 /** A module two roots share reports a bad value once, not once per root. */

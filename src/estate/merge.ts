@@ -29,7 +29,6 @@ export interface EstateRootEntry {
 /** What merge reads of a report beyond the base contract: the estate fields, all optional. */
 export interface ShardReport extends Report {
   roots?: EstateRootEntry[];
-  shard?: ShardSpec;
 }
 
 export interface MergeInput {

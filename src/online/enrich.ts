@@ -7,7 +7,6 @@ import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory
 import type { Report } from "../core/model.js";
 import { decorateReport, withServiceAnswers, type ServiceAnswers } from "../core/service-view.js";
 import { isZoneId } from "../api/endpoints.js";
-import { analyzeEstate, type EstateAnalysis, type EstateAnalyzeOptions, type InstanceInput } from "../estate/analyze.js";
 import { mapWithConcurrency } from "./limiter.js";
 import type { OnlineSession } from "./session.js";
 import { fetchZoneAnswers } from "./zone-answers.js";
@@ -69,16 +68,4 @@ export async function serviceOptions(offline: AnalysisResult, options: AnalyzeOp
 /** For `apply --online`: a hook that completes the analysis options before apply analyses the root. */
 export function completeWithService(session: OnlineSession): (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions> {
   return async (domain, options) => (await serviceOptions(analyze(domain, options), options, session)).options;
-}
-
-/** `analyzeOnline` for an estate: one lookup per zone id across every root and workspace, then the estate analysis redone with the answers. */
-export async function analyzeEstateOnline(
-  inputs: InstanceInput[],
-  options: EstateAnalyzeOptions,
-  session: OnlineSession | null,
-): Promise<{ analysis: EstateAnalysis; decorate(report: Report): void }> {
-  const offline = analyzeEstate(inputs, options);
-  if (session === null) return { analysis: offline, decorate: () => undefined };
-  const online = await serviceOptions(offline, options, session);
-  return { analysis: analyzeEstate(inputs, { ...options, ...online.options }), decorate: online.decorate };
 }

@@ -1,6 +1,6 @@
-// The fetch the online commands give the API client: every request (retries included) first takes a slot
-// from the rate limiter, and a 429's Retry-After pauses the limiter for everyone, not only for the request
-// that met it. The client keeps its own retry loop; this layer only decides when a request may leave.
+// The fetch the online commands give the API client: it counts what goes to the network, and a 429's
+// Retry-After pauses the rate limiter for everyone, not only for the request that met it. The slot itself
+// is taken by the client (ApiClientOptions.acquire) before its per-request timeout starts.
 
 import { parseRetryAfter } from "../api/retry.js";
 import type { RateLimiter } from "./limiter.js";
@@ -14,7 +14,6 @@ export interface LimitedFetch {
 export function limitedFetch(inner: typeof fetch, limiter: RateLimiter, now: () => number = Date.now): LimitedFetch {
   let sent = 0;
   const wrapped = (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    await limiter.acquire();
     sent++;
     const res = await inner(input, init);
     if (res.status === 429) {

@@ -73,7 +73,7 @@ export function openOnlineSession(settings: OnlineSettings, deps: OnlineDeps): O
   const limiter = new RateLimiter({ limit: deps.limit?.requests ?? SERVICE_REQUEST_LIMIT, windowMs: deps.limit?.windowMs ?? SERVICE_WINDOW_MS, now, sleep });
   const limited = limitedFetch(deps.fetch ?? globalThis.fetch, limiter, now);
   const log = deps.log ?? (() => undefined);
-  const client = createApiClient({ env: deps.env, baseUrl, fetch: limited.fetch, now, sleep, log, ...(deps.retry ? { retry: deps.retry } : {}) });
+  const client = createApiClient({ env: deps.env, baseUrl, fetch: limited.fetch, acquire: () => limiter.acquire(), now, sleep, log, ...(deps.retry ? { retry: deps.retry } : {}) });
   const fingerprint = credentialFingerprint(resolveAuth(creds, "bearer").headers);
   const cacheDir = path.resolve(deps.cwd, settings.cacheDir ?? DEFAULT_CACHE_DIR);
   const cache = new ResponseCache(cacheDir, maxAgeMs, fingerprint, client.redact, now);

@@ -29,6 +29,8 @@ export async function runWaveCommand(argv: WaveArgs, deps: ApiCommandDeps, io: I
   if (argv.zone !== undefined) throw new ApiUsageError("--zone and --from do not go together: --zone migrates one zone, --from the ready zones of a report");
   if (argv.ledger === undefined || argv.ledger === "") throw new ApiUsageError("--from needs --ledger FILE: the record of every request and answer that makes a rerun safe");
   if (argv.finish && argv.mode === "validation") throw new ApiUsageError("--finish sends pending; it does not go with --mode validation");
+  const waveSize = argv["wave-size"];
+  if (!Number.isInteger(waveSize) || waveSize < 1) throw new ApiUsageError(`--wave-size must be a whole number of at least 1, got ${String(waveSize)}`);
   const cwd = argv.cwd ?? process.cwd();
   const report = await readReport(deps, argv.from);
   const session = openOnlineSession(

@@ -41,6 +41,21 @@ export interface ScriptInput {
    * remains the script refuses at the start, before step 3 changes anything.
    */
   legacyReferences?: string[];
+  /**
+   * One migration of an estate: the root module's directory relative to the script's own (the script
+   * cds there first, so it runs in its root wherever it is started from) and the workspace it selects
+   * with TF_WORKSPACE (absent or `default`: none).
+   */
+  root?: {
+    fromScript: string;
+    workspace?: string;
+    /**
+     * Files step 6 edits that other roots of the estate also use (a shared module): deleting their legacy
+     * blocks before those roots have removed the resources from their state would make their next apply
+     * reset the live WAF. With KEEP_BLOCKS=1 the script stops before step 6 (ESTATE.md runs it twice).
+     */
+    sharedFiles?: string[];
+  };
 }
 
 /**
@@ -76,6 +91,14 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("  esac");
   w("done");
   w('HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"');
+  if (input.root) {
+    w("# One root module of an estate: run in it, whatever the current directory.");
+    w(`cd "$HERE"/${shellQuote(input.root.fromScript)}`);
+    if (input.root.workspace && input.root.workspace !== "default") {
+      w("# Its workspace: every terraform command below reads and changes this workspace's state.");
+      w(`export TF_WORKSPACE=${shellQuote(input.root.workspace)}`);
+    }
+  }
   w("# The patches' paths start at this directory (relative to the root module, where this script runs).");
   w(`PATCH_DIR=${shellQuote(input.patchDir)}`);
   w();
@@ -214,6 +237,14 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("fi");
   w();
 
+  const shared = input.root?.sharedFiles ?? [];
+  if (shared.length) {
+    w('if [ "${KEEP_BLOCKS:-0}" = 1 ]; then');
+    w(`  echo ${shellQuote(`KEEP_BLOCKS=1: stopping before step 6. ${shared.join(", ")} ${shared.length === 1 ? "is" : "are"} shared with other roots, which must remove their legacy resources from state first; run this script again without KEEP_BLOCKS once they have (see ESTATE.md)`)}`);
+    w("  exit 0");
+    w("fi");
+    w();
+  }
   w('step "6: delete the legacy blocks (only once state holds no instance of them)"');
   w("find_legacy_in_state");
   w('if [ "${#FOUND[@]}" -gt 0 ]; then');

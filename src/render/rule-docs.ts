@@ -203,6 +203,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "import {} blocks need Terraform 1.5 (OpenTofu: any release). The plan uses terraform import commands instead and writes no imports.tf; set required_version = \">= 1.5\" to get the blocks.",
     check: "provider versions",
   },
+  ZONE_SPLIT_ACROSS_ROOTS: {
+    short: "The zone's legacy WAF and its WAF bypasses live in several roots (or workspaces).",
+    full: "A zone has one http_request_firewall_managed entry point. The plan writes its ruleset and import in one root (the one holding the zone's legacy WAF, else the first in path order; --ruleset-root ZONE_ID=ROOT chooses), with the skip rules of every root's bypassing firewall rules and Page Rules. The other roots only remove their own legacy resources.",
+    check: "estate",
+  },
   SERVICE_DISAGREES: {
     short: "The Cloudflare API and the offline rules disagree about the zone.",
     full: "With --online the service's check, configuration or status contradicts what the Terraform files say (a URI-based override that exists only outside Terraform, a ruleset the offline mapping builds differently, a migration state that cannot be read). The service wins where it can: the generated ruleset is the service's; read the message for what to fix.",
@@ -222,11 +227,6 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     short: "The service says the zone is in validation mode (both WAFs on).",
     full: "Review Security Events, then finish the migration with pending (cf-waf-migrate api migrate --from REPORT --ledger FILE --finish, or api migrate --zone ZONE_ID --mode pending).",
     check: "service",
-  },
-  ZONE_SPLIT_ACROSS_ROOTS: {
-    short: "The zone's legacy WAF and its WAF bypasses live in several roots (or workspaces).",
-    full: "A zone has one http_request_firewall_managed entry point. The plan writes its ruleset and import in one root (the one holding the zone's legacy WAF, else the first in path order; --ruleset-root ZONE_ID=ROOT chooses), with the skip rules of every root's bypassing firewall rules and Page Rules. The other roots only remove their own legacy resources.",
-    check: "estate",
   },
 };
 

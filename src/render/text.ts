@@ -26,6 +26,7 @@ export function renderText(report: Report, opts: TextOptions): string {
   for (const z of report.zones) {
     out.push("");
     out.push(zoneHeader(z, st, estate));
+    if (z.service) out.push(st.dim(serviceLine(z.service)));
     for (const f of byZone.get(zoneKey(z.zoneId, z)) ?? []) out.push(...findingLines(report, f, st));
     out.push(...zoneDetails(z, st));
   }
@@ -84,6 +85,15 @@ function zoneHeader(z: ZoneReport, st: Style, estate: boolean): string {
   const name = (z.zoneName ? ` (${z.zoneName})` : "") + (estate ? ` in ${instanceLabel(z)}` : "");
   const compat = z.compatible ? st.ok("compatible") : st.severity("error", "NOT compatible");
   return st.bold(`Zone ${z.zoneId}${name}`) + `  plan ${z.plan} · ${compat} · migration mode ${z.migrationMode}`;
+}
+
+/** `--online`: what the service said about the zone, and when. */
+function serviceLine(s: NonNullable<ZoneReport["service"]>): string {
+  if (s.error) return `  service: not asked successfully (${s.error})`;
+  const compat = s.compatible === null ? "compatibility unknown" : s.compatible ? "compatible" : "NOT compatible";
+  const source = { "service-config": "the service's configuration", entrypoint: "the live entry point", offline: "the offline rules" }[s.rulesetSource];
+  const when = s.fetchedAt ? `; answers of ${s.fetchedAt}${s.fromCache ? " (cache)" : ""}` : "";
+  return `  service: ${compat}, migration ${s.status}${s.rulesetId ? `, entry point ${s.rulesetId}` : ""}; ruleset from ${source}${when}`;
 }
 
 function findingLines(report: Report, f: Finding, st: Style): string[] {

@@ -177,15 +177,23 @@ describe("estate: plan", () => {
     expect(rm("live/staging", "us")).not.toContain("de677e5818985db1285d0e80225f06e5");
   });
 
-  it.each([
-    ["--out-dir", (dir: string) => ["--out-dir", dir]],
-    ["--format shell", () => ["--format", "shell"]],
-  ])("refuses %s over several instances before writing anything", async (_name, extra) => {
-    const dir = path.join(tempDir("cfwm-estate-plan-"), "out");
-    const r = await runCli(["plan", ".", ...stateArgs(STATES), "--quiet", ...extra(dir)], { cwd: ESTATE });
+  it("refuses --format shell over several instances before writing anything, pointing at --out-dir", async () => {
+    const r = await runCli(["plan", ".", ...stateArgs(STATES), "--quiet", "--format", "shell"], { cwd: ESTATE });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/instances: run plan on one root/);
-    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    expect(r.stderr).toContain("use --out-dir DIR, which writes one complete migration per root and workspace");
+    expect(r.stdout).toBe("");
+  });
+
+  it("--out-dir writes nothing at all when one of the migrations' files already exists", async () => {
+    const out = tempDir("cfwm-estate-plan-");
+    mkdirSync(path.join(out, "live/staging/us"), { recursive: true });
+    writeFileSync(path.join(out, "live/staging/us/PLAN.md"), "mine\n");
+    const r = await runCli(["plan", ".", ...stateArgs(STATES), "--quiet", "--out-dir", out], { cwd: ESTATE });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("live/staging/us/PLAN.md");
+    expect(readdirSync(out)).toEqual(["live"]);
+    expect(existsSync(path.join(out, "live/prod"))).toBe(false);
+    expect(readFileSync(path.join(out, "live/staging/us/PLAN.md"), "utf8")).toBe("mine\n");
   });
 });
 

@@ -1,4 +1,4 @@
-// `--format html` from the built CLI for each command that reports: one page each, written with
+// `--format html` from the built CLI for each command that reports (and merge): one page each, written with
 // --output or as FORMAT=FILE beside another format, carrying what that command is for (the zones, the
 // plan's steps, the gate's verdict, the certificate timeline). The browser test opens such pages.
 import { readFileSync } from "node:fs";
@@ -46,6 +46,19 @@ describe("--format html", () => {
     const html = page(file);
     expect(html.indexOf("GATE FAILED")).toBeGreaterThan(-1);
     expect(html.indexOf("GATE FAILED")).toBeLessThan(html.indexOf("Estate overview"));
+  });
+
+  it("merge: the page of a merged report is the page of the scan it came from (zones[].legacy travels in the JSON)", async () => {
+    const json = path.join(out, "scan-for-merge.json");
+    const scanHtml = path.join(out, "scan-for-merge.html");
+    const mergedHtml = path.join(out, "merged.html");
+    const s = await runCli(["scan", ...MZ, "--format", `json=${json}`, "--format", `html=${scanHtml}`]);
+    expect(s.exitCode).toBe(0);
+    const m = await runCli(["merge", json, "--format", "html", "-o", mergedHtml, "--fail-on", "never"]);
+    expect(m.exitCode, m.stderr).toBe(0);
+    const merged = page(mergedHtml);
+    expect(merged).toContain("Before: the previous WAF as configured");
+    expect(merged.split("cf-waf-migrate merge").join("cf-waf-migrate scan")).toBe(page(scanHtml));
   });
 
   it("certs: the timeline with the as-of day and the certificates", async () => {

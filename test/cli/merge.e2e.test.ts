@@ -30,13 +30,14 @@ describe("merge (built CLI)", () => {
     expect(mergedSarif.stdout).toBe(scanSarif.stdout);
   }, 60_000);
 
-  it("renders text, markdown and junit, and exits as the scan would for the same --fail-on", async () => {
+  it("renders text, markdown, junit and html, and exits as the scan would for the same --fail-on", async () => {
     const out = (f: string) => path.join(dir, `merged.${f}`);
-    const all = await runCli(["merge", whole, "--fail-on", "never", ...["text", "markdown", "junit"].flatMap((f) => ["--format", `${f}=${out(f)}`])]);
+    const all = await runCli(["merge", whole, "--fail-on", "never", ...["text", "markdown", "junit", "html"].flatMap((f) => ["--format", `${f}=${out(f)}`])]);
     expect(all.exitCode).toBe(0);
     expect(readFileSync(out("text"), "utf8")).toMatch(/^cf-waf-migrate merge: \d+ zones?/);
     expect(readFileSync(out("markdown"), "utf8")).toContain("cf-waf-migrate");
     expect(readFileSync(out("junit"), "utf8")).toMatch(/^<\?xml[^>]*>\s*<testsuites/);
+    expect(readFileSync(out("html"), "utf8")).toMatch(/^<!DOCTYPE html>/i);
     // The scan's own exit code for the same --fail-on; the default is the gate's (error: the fixture has a URI override).
     const [mWarn, sWarn, mErr] = await Promise.all([
       runCli(["merge", whole, "--format", "json", "--fail-on", "warning"]),

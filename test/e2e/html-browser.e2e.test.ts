@@ -151,6 +151,40 @@ async function seriousViolations(page: Page): Promise<{ id: string; impact: stri
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+// The estate fixture of issue #13 (several roots, workspaces, a split zone, a migrated root), scanned by
+// the built CLI with every state it holds, when this checkout has it.
+const ESTATE = path.join(ROOT, "testdata/estate");
+describe.skipIf(!existsSync(ESTATE))("the scan page of testdata/estate", () => {
+  it("shows every zone entry, its root and legacy addresses, and passes axe-core", async () => {
+    const states = findStates(ESTATE).flatMap((s) => ["--state", path.relative(ROOT, s)]);
+    const out = tempDir("cfwm-html-estate-");
+    const file = path.join(out, "estate.html");
+    const json = path.join(out, "estate.json");
+    const r = await runCli(["scan", "testdata/estate", ...states, "--format", `html=${file}`, "--format", `json=${json}`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(json, "utf8")) as Report & { roots?: { path: string }[] };
+    expect((report.roots ?? []).length).toBeGreaterThan(1);
+    const page = await open(file);
+    await page.click("#expand-all");
+    const text = await page.locator("body").innerText();
+    for (const z of report.zones) {
+      expect(text).toContain(z.zoneId);
+      expect(text).toContain((z as { root?: string }).root ?? "");
+      if (z.legacy) for (const a of legacyAddresses(z)) expect(text, a).toContain(a);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+/** Every terraform.tfstate under a directory (workspaces' included). */
+function findStates(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name === "terraform.tfstate")
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
 describe("an estate page of 40 zones", () => {
   it("filters by status and searches by zone name or id; zones open from their link", async () => {
     const page = await open(estateHtml);
@@ -184,6 +218,16 @@ describe("an estate page of 40 zones", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(SHOTS, "html-phone.png") });
+    await page.close();
+  });
+
+  it("prints every zone open, without the controls", async () => {
+    const page = await open(estateHtml);
+    await page.emulateMedia({ media: "print" });
+    expect(await page.locator(".controls").isVisible()).toBe(false);
+    // What the browser fires before printing (Ctrl+P or a PDF export).
+    await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+    expect(await page.locator("section.zone > details:not([open])").count()).toBe(0);
     await page.close();
   });
 

@@ -72,3 +72,20 @@ export async function onlineReport(tfDir: string, s: OnlineSession): Promise<Rep
   decorate(report);
   return report;
 }
+
+/** A state v4 holding one estate zone's legacy package and group, as `terraform state pull` prints it. */
+export function estateZoneState(zoneId: string, key: string): string {
+  const provider = 'provider["registry.terraform.io/cloudflare/cloudflare"]';
+  const resource = (type: string, name: string, attributes: Record<string, string>) => ({ mode: "managed", type, name, provider, instances: [{ schema_version: 0, attributes: { zone_id: zoneId, ...attributes } }] });
+  return JSON.stringify({
+    version: 4,
+    terraform_version: "1.11.0",
+    serial: 1,
+    lineage: "estate",
+    outputs: {},
+    resources: [
+      resource("cloudflare_waf_package", `owasp_${key}`, { id: "a25a9a7e9c00afc1fb2e0245519d725b", package_id: "a25a9a7e9c00afc1fb2e0245519d725b", sensitivity: "medium", action_mode: "simulate" }),
+      resource("cloudflare_waf_group", `wordpress_${key}`, { id: "de677e5818985db1285d0e80225f06e5", group_id: "de677e5818985db1285d0e80225f06e5", package_id: "1e334934fd7ae32ad705667f8c1057aa", mode: "off" }),
+    ],
+  });
+}

@@ -4,6 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mapWithConcurrency, RateLimiter, SERVICE_REQUEST_LIMIT, SERVICE_WINDOW_MS } from "../../src/online/limiter.js";
 import { maxInAnyWindow } from "../../src/sandbox/api/faults.js";
+import { createApiClient } from "../../src/api/client.js";
+import { limitedFetch } from "../../src/online/limited-fetch.js";
 import { FakeClock } from "./helpers.js";
 
 describe("RateLimiter", () => {
@@ -76,5 +78,54 @@ describe("mapWithConcurrency", () => {
     });
     expect(peak).toBe(3);
     expect(results.map((r) => (r.ok ? r.value : (r.error as Error).message))).toEqual([10, 20, 30, "four", 50, 60, 70]);
+  });
+});
+
+describe("the client's wait for a slot", () => {
+  const ok = () => new Response(JSON.stringify({ success: true, result: { compatible: true, migration_state: "start" }, errors: [], messages: [] }), { status: 200 });
+  const serverError = () => new Response(JSON.stringify({ success: false, result: null, errors: [{ code: 1, message: "x" }], messages: [] }), { status: 500 });
+
+  it("is not part of the request's timeout", async () => {
+    const client = createApiClient({
+      env: { CLOUDFLARE_API_TOKEN: "t0ken-for-tests-only" },
+      baseUrl: "http://127.0.0.1/client/v4",
+      timeoutMs: 20,
+      acquire: () => new Promise((r) => setTimeout(r, 80)),
+      fetch: (async () => ok()) as typeof fetch,
+    });
+    await expect(client.request({ method: "GET", path: "/zones/x/waf_migration/check" })).resolves.toMatchObject({ status: 200 });
+  });
+
+  it("is not part of the retry budget: a retry after a long queue still happens", async () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const client = createApiClient({
+      env: { CLOUDFLARE_API_TOKEN: "t0ken-for-tests-only" },
+      baseUrl: "http://127.0.0.1/client/v4",
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0,
+      acquire: () => clock.sleep(120_000),
+      fetch: (async () => (++calls === 1 ? serverError() : ok())) as typeof fetch,
+    });
+    await expect(client.request({ method: "GET", path: "/zones/x/waf_migration/check" })).resolves.toMatchObject({ status: 200, attempts: 2 });
+  });
+});
+
+describe("limitedFetch", () => {
+  it("a 429's Retry-After, in seconds or as an HTTP date, pauses the whole limiter", async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ now: clock.now, sleep: clock.sleep });
+    const answers = [
+      new Response("{}", { status: 429, headers: { "Retry-After": "7" } }),
+      new Response("{}", { status: 429, headers: { "Retry-After": new Date(clock.now() + 60_000).toUTCString() } }),
+    ];
+    const f = limitedFetch((async () => answers.shift()!) as typeof fetch, limiter, clock.now);
+    await f.fetch("http://127.0.0.1/x");
+    expect(await limiter.acquire()).toBe(Date.UTC(2026, 0, 1) + 7_000);
+    await f.fetch("http://127.0.0.1/x");
+    // The date was 60 s after the start; 7 s have passed.
+    expect(await limiter.acquire()).toBe(Date.UTC(2026, 0, 1) + 60_000);
+    expect(f.sent()).toBe(2);
   });
 });

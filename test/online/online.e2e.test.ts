@@ -3,14 +3,16 @@
 // twice), plan --online --out-dir with every migrated zone's import complete, and no credential in any
 // output, cache file, ledger or written file.
 import { execa } from "execa";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedactor } from "../../src/api/redact.js";
 import { readAccount } from "../../src/sandbox/account/account.js";
 import { startApiServer, type ApiServer } from "../../src/sandbox/api/server.js";
 import { BIN, runCli, type CliResult } from "../support/cli.js";
-import { estateOnDisk, TOKEN, type EstateDirs } from "./helpers.js";
+import { estateTerraform } from "../../src/sandbox/api/estate.js";
+import { fakeTerraformBin } from "../support/workdir.js";
+import { estateOnDisk, estateZoneState, TOKEN, type EstateDirs } from "./helpers.js";
 
 const ZONES = 14;
 let dirs: EstateDirs;
@@ -33,7 +35,7 @@ function allFiles(dir: string): string[] {
 
 beforeAll(async () => {
   dirs = estateOnDisk(ZONES, 1);
-  server = await startApiServer({ accountDir: dirs.accountDir, credentials: { token: TOKEN }, faults: dirs.estate.faults, putDelayMs: 250 });
+  server = await startApiServer({ accountDir: dirs.accountDir, credentials: { token: TOKEN }, faults: dirs.estate.faults, putDelayMs: 600 });
   env = { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: server.baseUrl };
 }, 30_000);
 afterAll(async () => {
@@ -62,15 +64,15 @@ describe("the online estate workflow", () => {
     const ledger = path.join(dirs.root, "waves.jsonl");
     const args = [BIN, "api", "migrate", "--from", "../report.json", "--ledger", ledger, "--wave-size", "50", "--cache-dir", "../cache", "--yes"];
     const child = execa("node", args, { cwd: dirs.tfDir, env: { ...env, NO_COLOR: "1" }, reject: false });
-    // Kill once the second request is on the ledger: its PUT is in flight (the server answers PUTs late).
+    // Wait for the second request on the ledger.
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const lines = existsSync(ledger) ? readFileSync(ledger, "utf8").split("\n").filter(Boolean) : [];
       if (lines.length >= 3) break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    // The server answers PUTs 250 ms late: 100 ms on, the second request is applied but not answered.
-    await new Promise((r) => setTimeout(r, 100));
+    // The server applies a PUT at once and answers it 600 ms later: kill as soon as the second one arrived.
+    while (Date.now() < deadline && server.requests().filter((r) => r.method === "PUT").length < 2) await new Promise((r) => setTimeout(r, 5));
     child.kill("SIGKILL");
     const killed = await child;
     outputs.push({ stdout: String(killed.stdout), stderr: String(killed.stderr), exitCode: killed.exitCode ?? -1 });
@@ -115,6 +117,40 @@ describe("the online estate workflow", () => {
     expect(finished).toBe(dirs.estate.zones.filter((z) => z.kind !== "incompatible").length);
     // Only the incompatible zones keep the placeholder.
     expect((imports.match(/ id = "zone\/[0-9a-f]{32}\/<RULESET_ID>"/g) ?? []).length).toBe(dirs.estate.zones.filter((z) => z.kind === "incompatible").length);
+  }, 60_000);
+
+  it("apply --online imports a migrated zone's entry point with no --ruleset-id (dry run, fake terraform)", async () => {
+    const zone = dirs.estate.zones.find((z) => z.kind === "migrated")!;
+    const key = zone.name.split(".")[0]!;
+    const root = path.join(dirs.root, "apply-root");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, "main.tf"), estateTerraform({ ...dirs.estate, zones: [zone] }));
+    writeFileSync(path.join(root, "terraform.tfstate"), estateZoneState(zone.id, key));
+    const plan = await runCli(["plan", ".", "--state", "terraform.tfstate", "--online", "--cache-dir", "../cache", "--out-dir", "../apply-out", "--format", "json"], { cwd: root, env });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    outputs.push(plan);
+    copyFileSync(path.join(dirs.root, "apply-out/ruleset.tf"), path.join(root, "ruleset.tf"));
+    const bin = fakeTerraformBin();
+    const apply = await runCli(["apply", ".", "--online", "--cache-dir", "../cache"], { cwd: root, env: { ...env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` } });
+    outputs.push(apply);
+    expect(apply.exitCode, apply.stderr + apply.stdout).toBe(0);
+    const rulesetId = Object.keys(readAccount(dirs.accountDir).zones[zone.id]!.rulesets!)[0]!;
+    expect(apply.stdout).toContain(`would run: terraform import -input=false -no-color cloudflare_ruleset.`);
+    expect(apply.stdout).toContain(`zone/${zone.id}/${rulesetId}`);
+    expect(apply.stdout).not.toContain("<RULESET_ID>");
+  }, 60_000);
+
+  it("refuses bad online settings in one line before sending anything (exit 2)", async () => {
+    const before = server.requests().length;
+    const noCreds = await runCli(["scan", ".", "--online"], { cwd: dirs.tfDir, env: { CLOUDFLARE_API_TOKEN: "", CLOUDFLARE_BASE_URL: server.baseUrl } });
+    expect([noCreds.exitCode, noCreds.stderr.trim()]).toEqual([2, "cf-waf-migrate: --online: no Cloudflare API credentials: set CLOUDFLARE_API_TOKEN, or both CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY"]);
+    const badAge = await cli(["plan", ".", "--online", "--max-age", "soon"]);
+    expect([badAge.exitCode, badAge.stderr.trim().split("\n")]).toEqual([2, ['cf-waf-migrate: --online: --max-age "soon": expected a duration such as 15m, 2h, 90s or 0']]);
+    const stray = await cli(["gate", ".", "--max-age", "1h"]);
+    expect(stray.exitCode).toBe(2);
+    const noLedger = await cli(["api", "migrate", "--from", "../report.json"]);
+    expect([noLedger.exitCode, noLedger.stderr]).toEqual([2, expect.stringMatching(/--from needs --ledger FILE/)]);
+    expect(server.requests().length).toBe(before);
   }, 60_000);
 
   it("no credential in any output, cache file, ledger or written file, in any form", () => {

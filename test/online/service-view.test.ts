@@ -104,3 +104,15 @@ describe("the ledger's view", () => {
     expect(notReadyReason(report, zone({ service: { ...svc, compatible: false } }))).toMatch(/not compatible/);
   });
 });
+
+describe("the text report", () => {
+  it("says under each zone what the service said and when", async () => {
+    const { renderText } = await import("../../src/render/text.js");
+    const report = { schemaVersion: 1 as const, tool: { name: "t", version: "0" }, resources: [], findings: [], errors: [], zones: [zone({ service: zoneServiceOf(answers()) })] };
+    expect(renderText(report, { color: false, title: "scan" })).toContain(
+      "  service: compatible, migration start; ruleset from the service's configuration; answers of 2026-01-01T00:00:00.000Z (cache)",
+    );
+    const failed = { ...report, zones: [zone({ service: zoneServiceOf(answers({ error: "check: HTTP 500" })) })] };
+    expect(renderText(failed, { color: false, title: "scan" })).toContain("  service: not asked successfully (check: HTTP 500)");
+  });
+});

@@ -3,7 +3,7 @@
 // statuses, paranoia levels and estate columns come out of the report as it says.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Report, ZoneReport } from "../../src/core/model.js";
+import type { PlanStep, Report, ZoneReport } from "../../src/core/model.js";
 import { renderHtml } from "../../src/render/html/index.js";
 import { escapeHtml, html } from "../../src/render/html/template.js";
 import { statusOf, zoneViews } from "../../src/render/html/status.js";
@@ -102,6 +102,21 @@ describe("content", () => {
     expect(page).toContain('data-copy-target="cmd-5-1"');
   });
 
+  it("an estate plan: one list of steps per root and workspace, the order's reason once", () => {
+    const r = handReport();
+    r.plan = {
+      steps: [
+        { number: 5, title: "Remove", commands: ["terraform state rm a"], root: "live/prod", workspace: "default" },
+        { number: 5, title: "Remove", commands: ["terraform state rm b"], root: "live/staging", workspace: "eu" },
+      ] as PlanStep[],
+    };
+    const page = renderHtml(r, { title: "plan" });
+    expect(page).toContain("<h3>Root <code>live/prod</code></h3>");
+    expect(page).toContain("<h3>Root <code>live/staging (workspace eu)</code></h3>");
+    expect(page).toContain('data-copy-target="cmd-g2-5-1"');
+    expect(page.split(escapeHtml(ORDER_REASON)).length - 1).toBe(1);
+  });
+
   it("statuses: blocked by an error, unknown with unresolved settings, migrated with only a managed ruleset left, else ready", () => {
     const base = handReport().zones[1]! as ZoneReport;
     const f = (code: string, severity: "error" | "warning" | "info") => ({ code, severity, message: "", zoneId: base.zoneId, address: null, file: null, line: null });
@@ -132,9 +147,19 @@ describe("content", () => {
     const views = zoneViews(estate);
     expect(views).toHaveLength(6);
     for (const v of views) for (const f of v.findings) expect([f.zoneId, (f as { root?: string }).root]).toEqual([v.zone.zoneId, v.zone.root]);
+    // A zone split across roots: the other root's entry says where its one ruleset is generated.
+    (estate.zones[1] as ZoneReport & { rulesetIn?: object }).rulesetIn = { root: "live/team-000", workspace: "default" };
     const page = renderHtml(estate, { title: "scan" });
     expect(page).toContain("<code>live/team-001 (workspace eu)</code>");
+    expect(page).toContain("is generated in root <code>live/team-000</code>");
+    expect(views.length && zoneViews(estate)[1]!.reasons.at(-1)).toBe("its one ruleset, with this root's skip rules, is generated in live/team-000");
     expect(page.match(/<tr data-zone-status=/g)).toHaveLength(6);
+    // Zones an instance has already migrated (roots[].migratedZones) are counted and listed, without details.
+    const done = { ...estate, roots: [{ path: "live/migrated", workspace: "default", states: [], migratedZones: ["7c5b3a1f9e8d7c6b5a4f3e2d1c0b9a8f"] }] } as Report;
+    const withMigrated = renderHtml(done, { title: "scan" });
+    expect(withMigrated.match(/<tr data-zone-status=/g)).toHaveLength(7);
+    expect(withMigrated).toMatch(/<tr data-zone-status="migrated" data-zone-search="7c5b3a1f9e8d7c6b5a4f3e2d1c0b9a8f">[\s\S]*?<code>live\/migrated<\/code>/);
+    expect(withMigrated).toContain('<option value="migrated">Migrated (1)</option>');
     // Over the open threshold zones start closed; below it they start open.
     expect(page).toContain("<details open>");
     const big = renderHtml(replicateZones(await multiZoneReport(), 30) as Report, { title: "scan" });

@@ -11,7 +11,10 @@ if (!m || !id) {
   process.exit(1);
 }
 const [, type, name] = m;
-const state = JSON.parse(readFileSync("terraform.tfstate", "utf8"));
+// The local backend's file for the selected workspace (TF_WORKSPACE), as terraform would choose it.
+const workspace = process.env.TF_WORKSPACE;
+const file = workspace && workspace !== "default" ? `terraform.tfstate.d/${workspace}/terraform.tfstate` : "terraform.tfstate";
+const state = JSON.parse(readFileSync(file, "utf8"));
 if (state.resources.some((r) => !r.module && r.mode === "managed" && r.type === type && r.name === name)) {
   process.stderr.write(`Error: Resource already managed by Terraform: ${address}\n`);
   process.exit(1);
@@ -25,6 +28,6 @@ state.resources.push({
   instances: [{ schema_version: 1, attributes: { id: rulesetId, zone_id: zoneId, kind: "zone", name: "default", phase: "http_request_firewall_managed" }, sensitive_attributes: [] }],
 });
 state.serial += 1;
-writeFileSync("terraform.tfstate.import-tmp", JSON.stringify(state, null, 2) + "\n");
-renameSync("terraform.tfstate.import-tmp", "terraform.tfstate");
+writeFileSync(`${file}.import-tmp`, JSON.stringify(state, null, 2) + "\n");
+renameSync(`${file}.import-tmp`, file);
 process.stdout.write(`${address}: Import prepared!\nImport successful!\n`);

@@ -22,6 +22,7 @@ export interface ApplyArgs extends OnlineArgs {
   yes: boolean;
   "accept-changes": boolean;
   chdir?: string;
+  workspace?: string;
   "ruleset-id": string[];
   "config-json": string[];
   "provider-major"?: number;
@@ -44,6 +45,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option("yes", { type: "boolean", default: false, describe: "really change state and files (default: dry run, read-only commands only)" })
       .option("accept-changes", { type: "boolean", default: false, describe: "go on when the plan check shows changes to the imported ruleset" })
       .option("chdir", { type: "string", describe: "root module terraform runs in (default: the single scanned directory)" })
+      .option("workspace", { type: "string", describe: "the root's workspace to migrate (sets TF_WORKSPACE for every terraform call)" })
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "import id form (default: from the lock file, else 4)" })
@@ -70,6 +72,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       ...(argv.paths?.length ? { paths: argv.paths } : {}),
       ...(argv.state !== undefined ? { stateFile: argv.state } : {}),
       ...(argv.chdir !== undefined ? { chdir: argv.chdir } : {}),
+      ...(argv.workspace !== undefined ? { workspace: String(argv.workspace) } : {}),
       terraformBin: argv["terraform-bin"],
       yes: argv.yes,
       rehearsal: argv.rehearsal,

@@ -2,8 +2,6 @@
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
-import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { severityRank, tripsFailOn } from "../../core/findings.js";
 import type { FailOn, Finding, Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
@@ -13,17 +11,20 @@ import { renderText } from "../../render/text.js";
 import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/providers.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
+import { analyzeEstateOnline } from "../../estate/online.js";
+import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
+import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
+import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { versionFindings } from "../plan-versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
-import { analyzeEstateOnline } from "../../online/enrich.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
-export interface GateArgs extends CommonArgs, OnlineArgs {
+export interface GateArgs extends CommonArgs, OnlineArgs, EstateRunArgs {
   "target-provider"?: string;
 }
 
@@ -31,7 +32,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
   command: "gate [paths..]",
   describe: "CI gate: fail when findings reach --fail-on, including a provider upgrade that legacy WAF resources block",
   builder: (y: Argv) =>
-    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error")).option("target-provider", {
+    withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "error"))).option("target-provider", {
       type: "string",
       describe: "VERSION: would moving the Cloudflare provider to this version break? (e.g. 4.52.8)",
     }) as unknown as Argv<GateArgs>,
@@ -42,18 +43,17 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // Bad --format/--output combinations are usage errors: report them before reading anything.
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv);
+    const run = parseEstateRun(argv);
 
-    const estate = await loadCliEstate(argv);
+    const estate = await loadCliEstate(argv, process.cwd(), run);
     const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
     // Each instance is judged against its own root's provider constraints and lock file.
     const providers = await collectProviderInfo(estate.tree, estate.base);
     const gate = estateProviderGate(estate, providers, target);
     // What plan would refuse or warn about for the versions each root pins (issue 21), before anyone runs it.
-    const versions = estate.instances.flatMap((inst, i) => {
-      const at = { root: inst.root, workspace: inst.workspace };
-      const rulesets = analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset);
-      return versionFindings(inst.ws, rootProviderInfo(providers, inst.dir), rulesets).map((f) => Object.assign(f, at));
-    });
+    const versions = estate.instances.flatMap((inst, i) =>
+      versionFindings(inst.ws, rootProviderInfo(providers, inst.dir), analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset)).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
+    );
     const report = buildEstateReport({
       version: toolVersion(),
       root: relativeRoot(estate.base),
@@ -67,8 +67,10 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
     const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
     const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
-    await emitReport(report, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
-    process.exitCode = exitCodeFor(report, failOn);
+    const shown = recordShard(run, report);
+    await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
+    process.exitCode = exitCodeFor(shown, failOn);
+    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
 

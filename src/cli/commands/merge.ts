@@ -8,7 +8,7 @@ import { CliError } from "../errors.js";
 import { parseFailOn, withOutputOptions } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 
-const FORMATS = ["text", "json", "markdown", "sarif", "junit"] as const;
+const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html"] as const;
 
 export interface MergeArgs {
   reports: string[];

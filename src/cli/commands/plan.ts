@@ -5,14 +5,17 @@ import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { groupByZone } from "../../core/analyze.js";
 import type { InputError, Report, Ruleset } from "../../core/model.js";
+import { analyzeEstateOnline } from "../../estate/online.js";
 import { rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { dedupeErrors } from "../../estate/load.js";
+import { instanceOutDirFromRoot, writeEstatePlans } from "../estate-plan.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
+import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
 import { readServiceConfig } from "../../terraform/service-config.js";
@@ -23,11 +26,10 @@ import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
-import { analyzeEstateOnline } from "../../online/enrich.js";
 
 const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
-export interface PlanArgs extends CommonArgs, OnlineArgs {
+export interface PlanArgs extends EstateRunArgs, CommonArgs, OnlineArgs {
   "ruleset-id": string[];
   "config-json": string[];
   "provider-major"?: number;
@@ -40,7 +42,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan [paths..]",
   describe: "Generate the replacement cloudflare_ruleset, its import and the seven-step migration plan",
   builder: (y: Argv) =>
-    withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never"))
+    withEstateOptions(withOnlineOptions(withOutputOptions(withInputOptions(y), FORMATS, "never")))
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
       .option("config-json", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=FILE: saved `cf-waf-migrate api config` output; the ruleset is then exactly the service's" })
       .option("provider-major", { type: "number", choices: [4, 5], describe: "ruleset syntax and import id form (default: from the lock file or constraint, else 4)" })
@@ -55,9 +57,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
     const session = onlineSessionFromArgs(argv, cwd);
-    const estate = await loadCliEstate(argv, cwd);
-    // Until plans are written per root, a plan over several roots or workspaces is a report only.
-    if (estate.instances.length > 1) refuseSingleRootOutputs(argv, estate.instances.length);
+    const run = parseEstateRun(argv);
+    const estate = await loadCliEstate(argv, cwd, run);
+    // One migrate.sh runs in one root: over several roots or workspaces, --out-dir writes one per instance.
+    if (estate.instances.length > 1) refuseShellOverEstate(argv, estate.instances.length);
     const errors: InputError[] = [...estate.errors];
 
     const configRulesets = inputRecord<Ruleset>();
@@ -102,9 +105,15 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     );
     const analysis = online.analysis;
 
+    const several = setups.length > 1;
     const plans: AssembledPlan[] = [];
     for (const [i, { inst, info, providerMajor }] of setups.entries()) {
-      const plan = await assemblePlan({ ws: inst.ws, analysis: analysis.instances[i]!.analysis, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir: argv["out-dir"] ?? null, providerInfo: info });
+      // A split zone's ruleset is planned once, where its import is (the other instances feed it skip rules).
+      const own = analysis.instances[i]!.analysis;
+      const planned = several ? { ...own, zones: own.zones.filter((z) => !z.zone.rulesetIn) } : own;
+      // PLAN.md's commands run in the root: there, an instance's artifacts are at this path.
+      const outDir = argv["out-dir"] ? (several ? instanceOutDirFromRoot(cwd, argv["out-dir"], inst) : argv["out-dir"]) : null;
+      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, ...(several ? { rootDir: inst.dir } : {}) });
       const at = { root: inst.root, workspace: inst.workspace };
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
@@ -120,9 +129,9 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       errors: dedupeErrors(errors),
       planSteps: plans.flatMap((p) => p.steps),
     });
-    online.decorate(report);
     // Two workspaces of one root share its versions.
     report.versions = [...new Map(plans.flatMap((p) => p.versions).map((v) => [v.root, v])).values()];
+    online.decorate(report);
 
     const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: setups[0]!.providerMajor } : null;
     const first = single?.plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;
@@ -135,15 +144,35 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     if (argv["out-dir"] && single) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
+    } else if (argv["out-dir"]) {
+      const written = await writeEstatePlans({
+        cwd,
+        outDir: argv["out-dir"],
+        force: argv.force,
+        version: toolVersion(),
+        root: relativeRoot(estate.base, cwd),
+        errors: dedupeErrors(errors),
+        instances: setups.map((s, i) => ({
+          instance: s.inst,
+          analysis: analysis.instances[i]!,
+          plan: plans[i]!,
+          providerMajor: s.providerMajor,
+          estateFindings: analysis.findings.filter((f) => f.code === "ZONE_SPLIT_ACROSS_ROOTS" && f.root === s.inst.root && f.workspace === s.inst.workspace),
+        })),
+      });
+      process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);
     }
-    await emitReport(report, {
+    const shown = recordShard(run, report);
+    await emitReport(shown, {
       formats: argv.format,
       output: argv.output,
       title: "plan",
       allowed: FORMATS,
       renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => script() } : {}) },
     });
-    process.exitCode = exitCodeFor(report, parseFailOn(argv["fail-on"], "never"));
+    const failOn = parseFailOn(argv["fail-on"], "never");
+    process.exitCode = exitCodeFor(shown, failOn);
+    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
 
@@ -156,13 +185,8 @@ function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Recor
 }
 
 
-/**
- * `--out-dir` and `--format shell` write one migration for one root: with several roots or workspaces they
- * are refused before anything is written (each root gets its own plan: run `plan ROOT` per root).
- */
-function refuseSingleRootOutputs(argv: PlanArgs, instances: number): void {
-  const shell = argv.format.some((f) => f.split("=")[0]!.trim() === "shell");
-  if (!argv["out-dir"] && !shell) return;
-  const what = argv["out-dir"] ? "--out-dir" : "--format shell";
-  throw new CliError(`${what} writes the migration of one root module, and this run has ${instances} root/workspace instances: run plan on one root (cf-waf-migrate plan ROOT --state ROOT/terraform.tfstate) for each`);
+/** `--format shell` prints one migrate.sh, for one root: over several instances, --out-dir writes one each. */
+function refuseShellOverEstate(argv: PlanArgs, instances: number): void {
+  if (!argv.format.some((f) => f.split("=")[0]!.trim() === "shell")) return;
+  throw new CliError(`--format shell prints the migrate.sh of one root module, and this run has ${instances} root/workspace instances: use --out-dir DIR, which writes one complete migration per root and workspace and DIR/ESTATE.md with the order to run them`);
 }

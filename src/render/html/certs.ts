@@ -56,23 +56,28 @@ function urgencyOf(f: Finding | undefined): SafeHtml {
 
 function certificateTable(report: Report, certs: CertsSection): SafeHtml {
   const byAddress = new Map<string, Finding[]>();
-  for (const f of report.findings) if (f.address) byAddress.set(f.address, [...(byAddress.get(f.address) ?? []), f]);
+  for (const f of report.findings) {
+    if (!f.address) continue;
+    const list = byAddress.get(f.address);
+    if (list) list.push(f);
+    else byAddress.set(f.address, [f]);
+  }
   const rows = certs.certificates.map((c) => {
     const found = byAddress.get(c.address) ?? [];
     const first = found[0];
     const d = (first?.details ?? {}) as CertDetails;
     const by = d.deadline ? `${d.deadline} (${byText(certs.asOf, d.deadline)})` : "—";
     return html`<tr>
-<td>${code(c.address)}<br><span class="muted">${KIND_LABEL[c.kind]}${c.zone ? ` · zone ${c.zone}` : ""}</span></td>
+<td><code class="addr">${c.address}</code><br>${location(report, c.file, c.line)}<br><span class="muted">${KIND_LABEL[c.kind]}${c.zone ? ` · zone ${c.zone}` : ""}</span></td>
 <td>${c.certificateAuthority ? code(c.certificateAuthority) : html`<span class="muted">not set or not known offline</span>`}</td>
 <td>${urgencyOf(first)}</td><td>${by}</td>
 <td>${found.length ? found.map((f) => html`<p>${severityBadge(f.severity)} <code>${f.code}</code>: ${SERVICE_DOES[f.code] ? html`the service ${SERVICE_DOES[f.code]!}. ` : ""}${(f.details as CertDetails | undefined)?.action ?? f.message}</p>`) : html`<span class="muted">another CA, or nothing the chain change affects</span>`}</td>
-<td>${location(report, c.file, c.line)}</td></tr>`;
+</tr>`;
   });
   const listed = new Set(certs.certificates.map((c) => c.address));
   const other = report.findings.filter((f) => !f.address || !listed.has(f.address));
   return html`<h3>Certificates (${certs.certificates.length})</h3>
-${certs.certificates.length ? table("Each certificate the audit read, with its urgency", ["Certificate", "CA", "Urgency", "By", "What to do", "Where"], rows) : html`<p class="muted">No certificate resources found.</p>`}
+${certs.certificates.length ? table("Each certificate the audit read, with its urgency", ["Certificate", "CA", "Urgency", "By", "What to do"], rows) : html`<p class="muted">No certificate resources found.</p>`}
 ${other.length ? html`<h3>Other findings (${other.length})</h3>${table("Findings not tied to one listed certificate", ["Severity", "Finding", "Where"], other.map((f) => html`<tr><td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}</td></tr>`))}` : ""}`;
 }
 

@@ -9,7 +9,7 @@ import { OPEN_ZONES_UP_TO, renderZone } from "./zone.js";
 import { renderPlan } from "./plan.js";
 import { renderCerts } from "./certs.js";
 import { location, plural, severityBadge, table } from "./parts.js";
-import { zoneViews, type ZoneView } from "./status.js";
+import { migratedEntries, zoneViews, type ZoneView } from "./status.js";
 import { errorPath, withLine } from "../../core/report-paths.js";
 
 export interface HtmlOptions {
@@ -28,7 +28,8 @@ export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
   body.push(inputErrors(report));
   if (isCerts) body.push(renderCerts(report));
   else {
-    body.push(views.length ? renderOverview(report, views) : html`<p>No previous-WAF resources or WAF-related settings found.</p>`);
+    const migrated = migratedEntries(report);
+    body.push(views.length || migrated.length ? renderOverview(report, views, migrated) : html`<p>No previous-WAF resources or WAF-related settings found.</p>`);
     body.push(renderPlan(report));
     body.push(zones(report, views));
     body.push(otherFindings(report, views));

@@ -4,7 +4,7 @@
 import type { Report } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
 import { plural, statusBadge } from "./parts.js";
-import { STATUS_LABEL, STATUSES, type ZoneView } from "./status.js";
+import { instanceLabel, STATUS_LABEL, STATUSES, type MigratedEntry, type ZoneView } from "./status.js";
 
 /** What the search matches: the zone's name and id (lower case, as the script compares). */
 export function searchKey(v: ZoneView): string {
@@ -12,12 +12,12 @@ export function searchKey(v: ZoneView): string {
 }
 
 export function rootLabel(report: Report, v: ZoneView): string {
-  const root = v.zone.root ?? report.root ?? ".";
-  return v.zone.workspace && v.zone.workspace !== "default" ? `${root} (workspace ${v.zone.workspace})` : root;
+  return instanceLabel(v.zone.root ?? report.root ?? ".", v.zone.workspace);
 }
 
-export function renderOverview(report: Report, views: ZoneView[]): SafeHtml {
-  const count = (s: string) => views.filter((v) => v.status === s).length;
+export function renderOverview(report: Report, views: ZoneView[], migrated: MigratedEntry[]): SafeHtml {
+  const count = (s: string) => views.filter((v) => v.status === s).length + (s === "migrated" ? migrated.length : 0);
+  const total = views.length + migrated.length;
   const rows = views.map(
     (v) => html`<tr data-zone-status="${v.status}" data-zone-search="${searchKey(v)}">
 <td>${statusBadge(v.status)}</td>
@@ -27,11 +27,16 @@ export function renderOverview(report: Report, views: ZoneView[]): SafeHtml {
 <td>${v.reasons.length ? html`<ul>${v.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : html`<span class="muted">nothing</span>`}</td>
 </tr>`,
   );
+  for (const m of migrated) {
+    rows.push(html`<tr data-zone-status="migrated" data-zone-search="${m.zoneId.toLowerCase()}">
+<td>${statusBadge("migrated")}</td><td><code>${m.zoneId}</code></td><td><span class="muted">not in this report</span></td>
+<td><code>${instanceLabel(m.root, m.workspace)}</code></td><td>nothing: the managed ruleset is in place and no previous-WAF resource is left</td></tr>`);
+  }
   return html`<section aria-labelledby="overview-title">
 <h2 id="overview-title">Estate overview</h2>
 <ul class="counts" aria-label="Zones by status">
 ${STATUSES.map((s) => html`<li>${statusBadge(s)}<strong>${count(s)}</strong></li>`)}
-<li><span class="muted">All zones</span><strong>${views.length}</strong></li>
+<li><span class="muted">All zones</span><strong>${total}</strong></li>
 </ul>
 <div class="controls" role="search">
 <label for="status-filter">Status
@@ -42,7 +47,7 @@ ${STATUSES.map((s) => html`<option value="${s}">${STATUS_LABEL[s].text} (${count
 <label for="zone-search">Zone name or id
 <input id="zone-search" type="search" autocomplete="off" spellcheck="false"></label>
 <button type="button" id="expand-all" aria-pressed="false">Expand all zones</button>
-<span id="zones-shown" class="muted" role="status" aria-live="polite">${plural(views.length, "zone")} shown</span>
+<span id="zones-shown" class="muted" role="status" aria-live="polite">${plural(total, "zone")} shown</span>
 </div>
 <div class="table-wrap"><table id="zone-table">
 <caption class="muted">One row per zone${views.some((v) => v.zone.root !== undefined) ? ", root and workspace" : ""}; the zone's link opens its before and after.</caption>

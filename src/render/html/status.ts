@@ -1,6 +1,7 @@
 // Where each zone of the report stands, for the estate overview: ready, blocked (and by what), already
 // migrated, or unknown (a setting the migration needs is not known offline). Pure.
 import type { Finding, Report, ZoneReport } from "../../core/model.js";
+import { ruleDoc } from "../rule-docs.js";
 
 export type ZoneStatus = "ready" | "blocked" | "migrated" | "unknown";
 
@@ -18,6 +19,8 @@ export const STATUS_LABEL: Record<ZoneStatus, { icon: string; text: string }> = 
 export interface EstatePlace {
   root?: string;
   workspace?: string;
+  /** A zone split across roots: this entry's ruleset is generated in that other root. */
+  rulesetIn?: { root: string; workspace: string };
 }
 
 export interface ZoneView {
@@ -30,25 +33,34 @@ export interface ZoneView {
   reasons: string[];
 }
 
+/** `live/prod`, or `live/staging (workspace eu)`: the default workspace is not named. */
+export function instanceLabel(root: string, workspace?: string): string {
+  return workspace && workspace !== "default" ? `${root} (workspace ${workspace})` : root;
+}
+
 /** Findings belong to a zone entry by zone id, and by root and workspace when the report carries them. */
 export function zoneViews(report: Report): ZoneView[] {
   const key = (zoneId: string | null, p: EstatePlace) => `${zoneId}\u0000${p.root ?? ""}\u0000${p.workspace ?? ""}`;
   const byKey = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const k = key(f.zoneId, f as Finding & EstatePlace);
-    byKey.set(k, [...(byKey.get(k) ?? []), f]);
+    const list = byKey.get(k);
+    if (list) list.push(f);
+    else byKey.set(k, [f]);
   }
   return report.zones.map((zone, i) => {
     const z = zone as ZoneReport & EstatePlace;
     const findings = byKey.get(key(z.zoneId, z)) ?? [];
     const { status, reasons } = statusOf(z, findings);
+    if (z.rulesetIn) reasons.push(`its one ruleset, with this root's skip rules, is generated in ${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}`);
     return { anchor: `zone-${i + 1}`, zone: z, findings, status, reasons };
   });
 }
 
 export function statusOf(zone: ZoneReport, findings: Finding[]): { status: ZoneStatus; reasons: string[] } {
-  const errors = codeCounts(findings.filter((f) => f.severity === "error"));
-  if (!zone.compatible && !errors.some((c) => c.startsWith("URI_WAF_OVERRIDE"))) errors.push("URI-based WAF override (not compatible)");
+  // A blocker says what it is in a sentence: the reviewer deciding from the overview may not know the codes.
+  const errors = codeCounts(findings.filter((f) => f.severity === "error")).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
+  if (!zone.compatible && !errors.some((c) => c.startsWith("URI_WAF_OVERRIDE"))) errors.push(`not compatible: ${ruleDoc("URI_WAF_OVERRIDE").short}`);
   if (errors.length) return { status: "blocked", reasons: errors };
   const unresolved = zone.unresolved?.length ?? 0;
   if (unresolved) return { status: "unknown", reasons: [`${unresolved} setting${unresolved === 1 ? "" : "s"} not known offline (VALUE_UNRESOLVED)`] };
@@ -71,4 +83,20 @@ function codeCounts(findings: Finding[]): string[] {
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
   return [...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c));
+}
+
+/** A zone an instance already manages with its entry point ruleset, with no previous WAF of it left there. */
+export interface MigratedEntry {
+  zoneId: string;
+  root: string;
+  workspace: string;
+}
+
+/**
+ * The estate report's `roots[].migratedZones` (issue #13): such zones have no zone entry (nothing to
+ * migrate), yet the overview counts and lists them. Absent in single-root reports.
+ */
+export function migratedEntries(report: Report): MigratedEntry[] {
+  const roots = (report as Report & { roots?: { path: string; workspace: string; migratedZones?: string[] }[] }).roots ?? [];
+  return roots.flatMap((r) => (r.migratedZones ?? []).map((zoneId) => ({ zoneId, root: r.path, workspace: r.workspace })));
 }

@@ -6,8 +6,8 @@ import { CLOUDFLARE_MANAGED_RULESET_ID, LEGACY_PACKAGE_DEFAULTS, OWASP_ANOMALY_S
 import type { Report, RulesetRule, ZoneLegacy, ZoneReport } from "../../core/model.js";
 import { html, type SafeHtml } from "./template.js";
 import { code, location, plural, severityBadge, statusBadge, table } from "./parts.js";
+import { instanceLabel, type ZoneView } from "./status.js";
 import { rootLabel, searchKey } from "./overview.js";
-import type { ZoneView } from "./status.js";
 
 /** Zones start open in a small report; in a large one they open from the overview's links. */
 export const OPEN_ZONES_UP_TO = 25;
@@ -19,10 +19,10 @@ export function renderZone(report: Report, v: ZoneView, open: boolean): SafeHtml
 <summary><h3 id="${v.anchor}-title">${z.zoneName ? html`${z.zoneName} <code>${z.zoneId}</code>` : html`<code>${z.zoneId}</code>`}</h3>
 · ${statusBadge(v.status)} · plan ${z.plan} · ${z.migrationMode} mode · root <code>${rootLabel(report, v)}</code></summary>
 <div class="zone-body">
-${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by" : v.status === "unknown" ? "Unknown:" : "To review:"} ${v.reasons.join(", ")}</p>` : ""}
+${v.reasons.length ? html`<p>${v.status === "blocked" ? "Blocked by:" : v.status === "unknown" ? "Unknown:" : "To review:"}</p><ul>${v.reasons.map((r) => html`<li>${r}</li>`)}</ul>` : ""}
 <div class="compare">
 <div><h4>Before: the previous WAF as configured</h4>${before(report, z)}</div>
-<div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${after(z)}</div>
+<div><h4>After: the new managed ruleset “${z.ruleset.name}”</h4>${z.rulesetIn ? html`<p>This zone's one entry point ruleset, with the skip rules of every root, is generated in root <code>${instanceLabel(z.rulesetIn.root, z.rulesetIn.workspace)}</code>.</p>` : after(z)}</div>
 </div>
 ${findingsTable(report, v)}
 ${unresolvedTable(report, z)}
