@@ -53,8 +53,13 @@ afterAll(async () => {
 
 describe("a non-default workspace", () => {
   it(
-    "the rehearsal plans in the selected workspace; apply --yes; terraform plan -detailed-exitcode returns 0",
+    "the rehearsal plans in the selected workspace (apply --workspace, else the data directory's); apply --yes; terraform plan -detailed-exitcode returns 0",
     async () => {
+      // apply --workspace prod while the data directory selects "default": the rehearsal follows the flag.
+      expect((await root.tf("workspace", "select", "default")).code).toBe(0);
+      const flagged = await tool(root, ["apply", ".", ...rulesetIds, "--workspace", "prod", "--format", "json"]);
+      expect(JSON.parse(flagged.stdout).rehearsal.status, flagged.stdout).toBe("passed");
+      expect((await root.tf("workspace", "select", "prod")).code).toBe(0);
       const dry = await tool(root, ["apply", ".", ...rulesetIds, "--format", "json"]);
       const report = JSON.parse(dry.stdout);
       expect(report.rehearsal.status, JSON.stringify(report.rehearsal, null, 2)).toBe("passed");
