@@ -9,6 +9,7 @@ import { ROOT } from "../support/cli.js";
 const ALLOWED: Record<string, string> = {
   "src/terraform/fs-atomic.ts": "writeFileAtomic / writeNewFile: temporary file, fsync, rename or link, backups",
   "src/sandbox/fs-sync.ts": "the provider double's account, mirror and RPC trace: temporary file, fsync, rename (sync: one RPC per event-loop turn); whole-line appends",
+  "src/apply/rehearsal-copy.ts": "the rehearsal's throwaway copy: two files created in a fresh mkdtemp directory (its local state and backend override), never in the user's tree",
   "src/online/ledger.ts": "the migration ledger: append-only JSON lines, each fsynced before the next request (an append never replaces what is there)",
 };
 

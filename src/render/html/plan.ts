@@ -27,7 +27,8 @@ export function renderPlan(report: Report): SafeHtml {
     if (list) list.push(s);
     else groups.set(key, [s]);
   }
-  const many = groups.size > 1 || !groups.has("");
+  // One root (an estate of one, or a report without roots): the steps as they are, no root headings.
+  const many = groups.size > 1;
   return html`<section aria-labelledby="plan-title">
 <h2 id="plan-title">Plan: ${steps.length} steps, in this order</h2>
 <p class="callout"><strong>Why this order:</strong> ${ORDER_REASON}</p>
