@@ -12,4 +12,5 @@ export { APPLY_STEPS, runApply, type ApplyOptions } from "./run.js";
 export { applyJson, renderApplyJson, renderApplyHeader, renderApplyStep, renderApplySummary, renderApplyText, renderRehearsal } from "./render.js";
 export { rehearse, REHEARSAL_STEPS, type RehearsalOptions } from "./rehearsal.js";
 export { installedProviders } from "./rehearsal-providers.js";
+export { localStatePath, selectedWorkspace } from "./rehearsal-workspace.js";
 export { makeRehearsalCopy, REHEARSAL_OVERRIDE } from "./rehearsal-copy.js";

@@ -12,6 +12,7 @@ import { planCheckStep } from "./plan-check.js";
 import { makeRehearsalCopy } from "./rehearsal-copy.js";
 import { installedProviders } from "./rehearsal-providers.js";
 import { removeBlocksStep } from "./remove-blocks.js";
+import { DEFAULT_WORKSPACE, selectedWorkspace } from "./rehearsal-workspace.js";
 import { stateRmStep } from "./state-rm.js";
 import type { ApplyContext, ApplyStep, RehearsalReport, StepRecord } from "./types.js";
 
@@ -51,14 +52,16 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
       setup: [],
     };
   }
-  const copy = makeRehearsalCopy(ctx.chdir, ctx.stateText, ctx.migration.edits.map((e) => e.absolute));
+  const workspace = selectedWorkspace(ctx.chdir, env);
+  const copy = makeRehearsalCopy(ctx.chdir, ctx.stateText, ctx.migration.edits.map((e) => e.absolute), workspace);
   const report: RehearsalReport = { status: "passed", detail: "", steps: [], setup: [] };
   let sink = report.setup;
   const inner = options.makeCli({
     bin: ctx.cli.bin,
     cwd: copy.root,
-    // Its own data directory and the default workspace of the local state: nothing of the user's is used.
-    env: { TF_DATA_DIR: copy.dataDir, TF_WORKSPACE: "", TF_IN_AUTOMATION: "1" },
+    // Its own data directory, and the user's workspace over the copy's local state (TF_WORKSPACE: the copy's
+    // data directory has no `environment` file); nothing of the user's is used.
+    env: { TF_DATA_DIR: copy.dataDir, TF_WORKSPACE: workspace === DEFAULT_WORKSPACE ? "" : workspace, TF_IN_AUTOMATION: "1" },
     ...(options.onCommand ? { onCommand: options.onCommand } : {}),
   });
   const cli: TerraformCli = {

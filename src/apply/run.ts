@@ -191,7 +191,9 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
   }
   if (dryRun && report.exitCode === 0 && options.rehearsal !== false) {
     const make = options.createCli ?? ((o) => createTerraformCli(o));
-    report.rehearsal = await rehearse(ctx, { makeCli: make, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
+    // --workspace is the selection the rehearsal's copy must plan in, as every real call uses it.
+    const env = options.workspace !== undefined ? { ...process.env, TF_WORKSPACE: options.workspace } : process.env;
+    report.rehearsal = await rehearse(ctx, { makeCli: make, env, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
     // The real run would stop where the rehearsal stopped.
     if (report.rehearsal.status === "failed") report.exitCode = 1;
   }

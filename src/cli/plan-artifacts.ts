@@ -91,6 +91,11 @@ export async function assemblePlan(input: {
    * of zones it is most of a plan's own work: `plan` without --out-dir skips it, and `rulesetTf` is "".
    */
   rulesetHcl?: boolean;
+  /**
+   * Zones of this root whose one ruleset another root of the estate holds (ZONE_SPLIT_ACROSS_ROOTS): no
+   * ruleset or import here, but their legacy instances in this root's state still go (steps 5 and 6).
+   */
+  fedZones?: ZoneAnalysis[];
 }): Promise<AssembledPlan> {
   const { ws, analysis, providerMajor } = input;
   const errors: InputError[] = [];
@@ -108,7 +113,7 @@ export async function assemblePlan(input: {
   const overridesPatch = renderPatch(overrides.edits, base);
 
   const dataInState = ws.resources.filter((r) => r.inState && LEGACY_DATA_SOURCES.has(r.type)).map((r) => r.address);
-  const stateRemovals = [...new Set([...analysis.zones.flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
+  const stateRemovals = [...new Set([...[...analysis.zones, ...(input.fedZones ?? [])].flatMap((z) => z.zone.stateRemovals), ...dataInState])].sort();
   // Step 5 and the step-6 guard work on resources: every instance state holds of these is removed first.
   const legacyResources = legacyResourceSet(removalSet.blockConfigAddresses, [
     ...stateRemovals,

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeRehearsalCopy, REHEARSAL_OVERRIDE } from "../../src/apply/rehearsal-copy.js";
+import { localStatePath, selectedWorkspace } from "../../src/apply/rehearsal-workspace.js";
 import { tempDir } from "../support/workdir.js";
 
 function write(file: string, text: string): void {
@@ -34,6 +35,33 @@ describe("makeRehearsalCopy", () => {
       // The user's tree is as it was.
       expect(readFileSync(path.join(root, "terraform.tfstate"), "utf8")).toBe("the user's old local state");
       expect(existsSync(path.join(root, REHEARSAL_OVERRIDE))).toBe(false);
+    } finally {
+      rmSync(copy.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the rehearsal copy keeps the user's workspace", () => {
+  it("selectedWorkspace: TF_WORKSPACE first, then the data directory's environment file, else default", () => {
+    const root = tempDir("cfwm-reh-ws-");
+    expect(selectedWorkspace(root, {})).toBe("default");
+    write(path.join(root, ".terraform", "environment"), "staging");
+    expect(selectedWorkspace(root, {})).toBe("staging");
+    expect(selectedWorkspace(root, { TF_WORKSPACE: "prod" })).toBe("prod");
+    // TF_DATA_DIR moves the environment file with the rest of the data directory.
+    write(path.join(root, "elsewhere", "environment"), "eu\n");
+    expect(selectedWorkspace(root, { TF_DATA_DIR: "elsewhere" })).toBe("eu");
+    expect(selectedWorkspace(root, { TF_DATA_DIR: path.join(root, "none") })).toBe("default");
+  });
+
+  it("a non-default workspace's state goes where the local backend looks for it (its workspace_dir/NAME/)", () => {
+    const root = tempDir("cfwm-reh-ws-copy-");
+    write(path.join(root, "main.tf"), "");
+    const copy = makeRehearsalCopy(root, '{"version":4,"serial":7}', [], "prod");
+    try {
+      expect(localStatePath("prod")).toBe(path.join("cf-waf-migrate-rehearsal.tfstate.d", "prod", "terraform.tfstate"));
+      expect(readFileSync(path.join(copy.root, localStatePath("prod")), "utf8")).toBe('{"version":4,"serial":7}');
+      expect(existsSync(path.join(copy.root, "terraform.tfstate"))).toBe(false);
     } finally {
       rmSync(copy.dir, { recursive: true, force: true });
     }

@@ -117,7 +117,9 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       const planned = several ? { ...own, zones: own.zones.filter((z) => !z.zone.rulesetIn) } : own;
       // PLAN.md's commands run in the root: there, an instance's artifacts are at this path.
       const outDir = argv["out-dir"] ? (several ? instanceOutDirFromRoot(cwd, argv["out-dir"], inst) : argv["out-dir"]) : null;
-      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, ...(several ? { rootDir: inst.dir } : {}) });
+      // Its legacy instances of those zones are still its own to remove.
+      const fedZones = several ? own.zones.filter((z) => z.zone.rulesetIn) : [];
+      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
       const at = { root: inst.root, workspace: inst.workspace };
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
