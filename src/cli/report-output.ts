@@ -19,15 +19,14 @@ const renderers: Partial<Record<Format, Renderer>> = {
 };
 
 /**
- * Markdown, SARIF, JUnit and HTML come from render/index.js, loaded when one of them is asked for: a text
- * or JSON run does not pay for their module graph at start-up. A renderer registered here wins.
+ * Every other format (Markdown, SARIF, JUnit, HTML, checkstyle, compact) comes from render/index.js, loaded
+ * when one of them is asked for: a text or JSON run does not pay for their module graph at start-up. No
+ * list here to keep in step with render/index.js. A renderer registered here wins.
  */
-const LAZY_FORMATS: readonly string[] = ["markdown", "sarif", "junit", "html"];
-
 async function rendererFor(format: Format): Promise<Renderer | undefined> {
-  if (!renderers[format] && LAZY_FORMATS.includes(format)) {
+  if (!renderers[format]) {
     const { RENDERERS } = await import("../render/index.js");
-    renderers[format] ??= RENDERERS[format as keyof typeof RENDERERS];
+    if (Object.hasOwn(RENDERERS, format)) renderers[format] ??= RENDERERS[format as keyof typeof RENDERERS];
   }
   return renderers[format];
 }
