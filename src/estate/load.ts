@@ -12,7 +12,7 @@ import { readDomain } from "../terraform/readers/index.js";
 import { EvaluationContext } from "../terraform/resolve.js";
 import type { StateRead } from "../terraform/state.js";
 import { loadRootVariables } from "../terraform/tfvars.js";
-import { oneLineError, readStates, remoteModuleFindings, type Workspace, type WorkspaceOptions } from "../terraform/workspace.js";
+import { oneLineError, readConfiguration, readStates, remoteModuleFindings, type Workspace, type WorkspaceOptions } from "../terraform/workspace.js";
 import { comparePaths, DEFAULT_WORKSPACE, estateRoots, subtrees, type EstateRoot } from "./instances.js";
 import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
 import { workspaceOrder } from "./order.js";
@@ -67,15 +67,7 @@ export interface Estate {
 
 export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   const errors: InputError[] = [];
-  const paths = opts.paths.length ? opts.paths : ["."];
-  const base = await reportBase(paths, opts.cwd);
-  const found = await discover(paths, opts.cwd, base);
-  errors.push(...found.errors);
-  const tree = await buildConfigTree(found, base, {
-    ...(opts.fullParse ? { fullParse: true } : {}),
-    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-  });
-  errors.push(...tree.errors);
+  const { base, tree } = await readConfiguration(opts, errors);
   const allRoots = estateRoots(tree, base);
   const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;
   const kept = new Set(roots);

@@ -52,8 +52,14 @@ export interface WorkspaceOptions {
 
 export type { Progress } from "./modules.js";
 
-export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
-  const errors: InputError[] = [];
+/**
+ * The first half of every load: the report base for `paths`, and the configuration tree discovered and
+ * parsed under them. What could not be read goes to `errors`.
+ */
+export async function readConfiguration(
+  opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress">,
+  errors: InputError[],
+): Promise<{ base: string; tree: ConfigTree }> {
   const paths = opts.paths.length ? opts.paths : ["."];
   const base = await reportBase(paths, opts.cwd);
   const found = await discover(paths, opts.cwd, base);
@@ -63,6 +69,12 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
   errors.push(...tree.errors);
+  return { base, tree };
+}
+
+export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
+  const errors: InputError[] = [];
+  const { base, tree } = await readConfiguration(opts, errors);
 
   const states = (await readStates(opts.statePaths, opts.readStdin, opts.cwd, errors)).map((r) => r.state);
 
