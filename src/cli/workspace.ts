@@ -1,6 +1,6 @@
 // How every reporting command reads its inputs: the Terraform workspace, with the progress bar on
 // stderr for long scans and the hidden --full-parse escape hatch.
-import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
+import { loadWorkspace, type Progress, type Workspace, type WorkspaceOptions } from "../terraform/workspace.js";
 import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
 import { readStdin } from "./io.js";
@@ -9,36 +9,24 @@ import { CliError } from "./errors.js";
 import { ProgressBar } from "./progress.js";
 
 export async function loadCliWorkspace(argv: CommonArgs, cwd: string = process.cwd()): Promise<Workspace> {
-  const bar = new ProgressBar({ quiet: argv.quiet });
-  try {
-    return await loadWorkspace({
-      paths: argv.paths,
-      statePaths: argv.state,
-      cwd,
-      readStdin,
-      fullParse: argv["full-parse"] === true,
-      variables: variableArgs(argv),
-      onProgress: (p) => bar.update(p),
-    });
-  } finally {
-    bar.done();
-  }
+  return withProgressBar(argv, (onProgress) => loadWorkspace({ ...loadOptions(argv, cwd), onProgress }));
 }
 
 /** The estate the reporting commands read: every root and workspace under the paths, one instance each. */
 export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(), run: EstateRun | null = null): Promise<Estate> {
+  return withProgressBar(argv, (onProgress) => loadEstate({ ...loadOptions(argv, cwd), onProgress, ...(run ? estateRunOptions(run, cwd) : {}) }));
+}
+
+/** What both loads take from the command line. */
+function loadOptions(argv: CommonArgs, cwd: string): Omit<WorkspaceOptions, "onProgress"> {
+  return { paths: argv.paths, statePaths: argv.state, cwd, readStdin, fullParse: argv["full-parse"] === true, variables: variableArgs(argv) };
+}
+
+/** Runs a load with the progress bar on stderr, cleared however the load ends. */
+async function withProgressBar<T>(argv: CommonArgs, load: (onProgress: (p: Progress) => void) => Promise<T>): Promise<T> {
   const bar = new ProgressBar({ quiet: argv.quiet });
   try {
-    return await loadEstate({
-      paths: argv.paths,
-      statePaths: argv.state,
-      cwd,
-      readStdin,
-      fullParse: argv["full-parse"] === true,
-      variables: variableArgs(argv),
-      onProgress: (p) => bar.update(p),
-      ...(run ? estateRunOptions(run, cwd) : {}),
-    });
+    return await load((p) => bar.update(p));
   } finally {
     bar.done();
   }
