@@ -6,8 +6,8 @@
 export * from "./core/index.js";
 
 // Reading Terraform configuration and state.
-export { loadWorkspace, type Workspace, type WorkspaceOptions } from "./terraform/workspace.js";
-export { collectProviderInfo, type ProviderInfo } from "./terraform/providers.js";
+export { loadWorkspace, type Workspace, type WorkspaceOptions } from "./terraform/inventory/workspace.js";
+export { collectProviderInfo, type ProviderInfo } from "./terraform/versions/providers.js";
 
 // Estates: many root modules and workspaces, one instance each (src/estate/).
 export { loadEstate, type Estate, type EstateInstance, type EstateOptions, type OwnedState } from "./estate/load.js";
@@ -30,7 +30,7 @@ export { renderCertsText, type CertsReport } from "./render/certs-text.js";
 export { assemblePlan, ARTIFACTS, type AssembledPlan } from "./cli/plan-artifacts.js";
 export { renderPlanMarkdown, type PlanMarkdownInput } from "./plan/plan-markdown.js";
 export { renderMigrateScript, type ScriptInput } from "./plan/migrate-script.js";
-export { evaluateProviderGate, type ProviderGateOutcome } from "./terraform/provider-gate.js";
+export { evaluateProviderGate, type ProviderGateOutcome } from "./terraform/versions/provider-gate.js";
 
 // Applying the plan through terraform (dry run unless `yes`).
 export { runApply, renderApplyText, renderApplyJson, type ApplyOptions, type ApplyReport } from "./apply/index.js";

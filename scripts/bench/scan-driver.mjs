@@ -3,7 +3,7 @@
 // is measured against, until the CLI wires the flag).
 import { analyze } from "../../dist/core/analyze.js";
 import { buildReport } from "../../dist/core/report.js";
-import { loadWorkspace } from "../../dist/terraform/workspace.js";
+import { loadWorkspace } from "../../dist/terraform/inventory/workspace.js";
 
 const dir = process.argv[2];
 const fullParse = process.argv.includes("--full-parse");

@@ -4,7 +4,7 @@
 // nothing.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { FileExistsError, writeNewFile } from "../terraform/fs-atomic.js";
+import { FileExistsError, writeNewFile } from "../terraform/edit/fs-atomic.js";
 import type { ApplyContext, ApplyStep } from "./types.js";
 
 export const BACKUP_DIR = ".cf-waf-migrate";

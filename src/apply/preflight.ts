@@ -2,9 +2,9 @@
 // memory: it becomes the backup), read the configuration with that state (or --state FILE), analyse,
 // list the live state, and compute this root module's migration: the imports, the state removals and
 // the block edits. Every precondition is checked here, so a refusal leaves everything as it was.
-import { collectProviderInfo, rulesetSyntaxMajor } from "../terraform/providers.js";
+import { collectProviderInfo, rulesetSyntaxMajor } from "../terraform/versions/providers.js";
 import { importRefusals } from "./version-check.js";
-import { rootVersionFits } from "../terraform/root-versions.js";
+import { rootVersionFits } from "../terraform/versions/root-versions.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAddress } from "../core/address.js";
@@ -13,14 +13,14 @@ import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
 import { LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../core/legacy-types.js";
-import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/legacy-removal.js";
+import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/edit/legacy-removal.js";
 import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { instancesOfResources, legacyResourceSet } from "../core/resource-match.js";
 import { detectVersion, stateList, statePull, type TerraformCli, type TerraformVersionInfo } from "../terraform/runner/index.js";
-import { readServiceConfig } from "../terraform/service-config.js";
-import type { VariableArgs } from "../terraform/tfvars.js";
-import { loadWorkspace, type Workspace } from "../terraform/workspace.js";
-import { displayPath } from "../terraform/config.js";
+import { readServiceConfig } from "../terraform/config/service-config.js";
+import type { VariableArgs } from "../terraform/config/tfvars.js";
+import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.js";
+import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
 import { inputRecord } from "../core/null-proto.js";

@@ -4,7 +4,7 @@
 // the run stops (the next run computes the edit again). Each write is atomic and keeps a `.backup` copy.
 import { readFile } from "node:fs/promises";
 import { stateList } from "../terraform/runner/index.js";
-import { writeFileAtomic } from "../terraform/fs-atomic.js";
+import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 import { display } from "./backup.js";
 import { StepFailedError } from "./errors.js";
 import { legacyLeftInState } from "./preflight.js";

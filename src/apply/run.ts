@@ -4,7 +4,7 @@
 //
 // Without `yes` (dry run) only read-only commands run (version, state pull, state list, state rm
 // -dry-run) and no file is written; every step says what it would do.
-import type { VariableArgs } from "../terraform/tfvars.js";
+import type { VariableArgs } from "../terraform/config/tfvars.js";
 import path from "node:path";
 import type { ZonePlan } from "../core/model.js";
 import {

@@ -1,7 +1,7 @@
 // The shapes `cf-waf-migrate apply` works with: what the preflight computes (the migration of this root
 // module), the context every step reads, one step's record, and the report (text or JSON).
 import type { TerraformCli, TerraformFlavor } from "../terraform/runner/index.js";
-import type { FileEdit } from "../terraform/legacy-removal.js";
+import type { FileEdit } from "../terraform/edit/legacy-removal.js";
 
 export type StepName = "backup" | "import" | "plan-check" | "state-rm" | "remove-blocks" | "final-plan";
 export type StepStatus = "done" | "skipped" | "would-run" | "failed";

@@ -13,7 +13,7 @@ import { hasMigration, instanceOutDir, renderEstateMarkdown, type PlannedInstanc
 import { buildEstateReport } from "../estate/report.js";
 import { renderMigrateScript } from "../plan/migrate-script.js";
 import { renderPlanMarkdown } from "../plan/plan-markdown.js";
-import { writeNewFile } from "../terraform/fs-atomic.js";
+import { writeNewFile } from "../terraform/edit/fs-atomic.js";
 import { CliError } from "./errors.js";
 import { artifactFiles, existingFiles, scriptInput, writeArtifacts, type AssembledPlan } from "./plan-artifacts.js";
 

@@ -7,7 +7,7 @@ import type { FailOn, InputError, Report } from "../core/model.js";
 import { inShard, parseShardSpec, shardOfRoot, ShardSpecError, type ShardSpec } from "../core/shard.js";
 import { DEFAULT_PULL_JOBS, pullErrorToInputError, pullStates, type PullRoot } from "../estate/pull-state.js";
 import { buildRunSummary, renderRunSummary } from "../estate/run-summary.js";
-import type { StateRead } from "../terraform/state-v4.js";
+import type { StateRead } from "../terraform/state/v4.js";
 import { CliError } from "./errors.js";
 import { writeReportFile } from "./io.js";
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../terraform/fs-atomic.js";
+import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 
 export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -6,9 +6,9 @@ import type { Finding, Ruleset } from "../core/model.js";
 import { LAST_LEGACY_PROVIDER_VERSION } from "../core/provider-version.js";
 import { fitRuleset, GENERATOR_CONSTRUCTS, tableMinimumVersion, type FitOptions } from "../core/ruleset-features.js";
 import { fitRulesetToRoots, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT, type RootVersionFit, type RulesetFit } from "../core/version-fit.js";
-import type { ProviderInfo } from "../terraform/providers.js";
-import { rootVersionFits } from "../terraform/root-versions.js";
-import type { Workspace } from "../terraform/workspace.js";
+import type { ProviderInfo } from "../terraform/versions/providers.js";
+import { rootVersionFits } from "../terraform/versions/root-versions.js";
+import type { Workspace } from "../terraform/inventory/workspace.js";
 
 /** The `versions` entry of report.json (one per root module; docs/report-format.md). */
 export interface VersionsReport {

@@ -1,6 +1,6 @@
 // How every reporting command reads its inputs: the Terraform workspace, with the progress bar on
 // stderr for long scans and the hidden --full-parse escape hatch.
-import { loadWorkspace, type Progress, type Workspace, type WorkspaceOptions } from "../terraform/workspace.js";
+import { loadWorkspace, type Progress, type Workspace, type WorkspaceOptions } from "../terraform/inventory/workspace.js";
 import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
 import { readStdin } from "./io.js";

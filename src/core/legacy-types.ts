@@ -12,3 +12,27 @@ export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 /** The legacy data sources, which also disappear from providers after 3.35. */
 export const LEGACY_DATA_SOURCES: ReadonlySet<string> = new Set(["cloudflare_waf_packages", "cloudflare_waf_groups", "cloudflare_waf_rules"]);
+
+/** The resource types the tool reads. Everything else in a tree is skipped. */
+export const RELEVANT_TYPES = new Set([
+  "cloudflare_waf_package",
+  "cloudflare_waf_group",
+  "cloudflare_waf_rule",
+  "cloudflare_waf_override",
+  "cloudflare_firewall_rule",
+  "cloudflare_filter",
+  "cloudflare_page_rule",
+  "cloudflare_zone",
+  "cloudflare_ruleset",
+  "cloudflare_certificate_pack",
+  "cloudflare_total_tls",
+  "cloudflare_custom_hostname",
+  "cloudflare_custom_ssl",
+  // The previous WAF's zone-wide switch (`waf` setting): provider 3/4 and provider 5 spellings.
+  "cloudflare_zone_settings_override",
+  "cloudflare_zone_setting",
+]);
+
+export function isRelevant(mode: "managed" | "data", type: string): boolean {
+  return mode === "managed" ? RELEVANT_TYPES.has(type) : LEGACY_DATA_SOURCES.has(type);
+}

@@ -1,8 +1,8 @@
 // The provider-upgrade gate over an estate: one decision per (root, workspace) instance, each against
 // its own root's `required_providers` and lock file and its own legacy resources. A gate over many roots
 // fails when any instance fails.
-import { evaluateProviderGate, type ProviderGateOutcome } from "../terraform/provider-gate.js";
-import type { ProviderInfo } from "../terraform/providers.js";
+import { evaluateProviderGate, type ProviderGateOutcome } from "../terraform/versions/provider-gate.js";
+import type { ProviderInfo } from "../terraform/versions/providers.js";
 import { instanceName } from "./analyze.js";
 import { dedupeErrors, type Estate } from "./load.js";
 

@@ -3,7 +3,7 @@
 // `examples/basic` calling `../../` is a root, the module it calls is not. Each root is its own namespace:
 // two roots calling one module have identical addresses that must never be joined.
 import path from "node:path";
-import type { ConfigTree, ModuleNode } from "../terraform/modules.js";
+import type { ConfigTree, ModuleNode } from "../terraform/config/modules.js";
 
 export interface EstateRoot {
   /** Path relative to the report's base, with forward slashes ("." for the base itself). */

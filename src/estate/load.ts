@@ -3,16 +3,16 @@
 // Workspace per (root, workspace) instance: the root's own subtree and that instance's states joined into
 // its own inventory and domain. Identical addresses in two instances never meet.
 import type { InputError } from "../core/model.js";
-import { displayPath } from "../terraform/config.js";
-import { discover, reportBase } from "../terraform/discover.js";
-import { locateAttributeErrors } from "../terraform/attribute-position.js";
-import { buildInventory } from "../terraform/inventory.js";
-import { buildConfigTree, type ConfigTree } from "../terraform/modules.js";
+import { displayPath } from "../terraform/config/load.js";
+import { discover, reportBase } from "../terraform/config/discover.js";
+import { locateAttributeErrors } from "../terraform/hcl/attribute-position.js";
+import { buildInventory } from "../terraform/inventory/inventory.js";
+import { buildConfigTree, type ConfigTree } from "../terraform/config/modules.js";
 import { readDomain } from "../terraform/readers/index.js";
-import { EvaluationContext } from "../terraform/resolve.js";
-import type { StateRead } from "../terraform/state.js";
-import { loadRootVariables } from "../terraform/tfvars.js";
-import { oneLineError, readConfiguration, readStates, remoteModuleFindings, type Workspace, type WorkspaceOptions } from "../terraform/workspace.js";
+import { EvaluationContext } from "../terraform/config/resolve.js";
+import type { StateRead } from "../terraform/state/read.js";
+import { loadRootVariables } from "../terraform/config/tfvars.js";
+import { oneLineError, readConfiguration, readStates, remoteModuleFindings, type Workspace, type WorkspaceOptions } from "../terraform/inventory/workspace.js";
 import { comparePaths, DEFAULT_WORKSPACE, estateRoots, subtrees, type EstateRoot } from "./instances.js";
 import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
 import { workspaceOrder } from "./order.js";

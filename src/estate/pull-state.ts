@@ -16,10 +16,10 @@ import path from "node:path";
 import type { InputError } from "../core/model.js";
 import { createTerraformCli, formatCommandLine, secretRedactor, stripAnsi, type CliResult, type TerraformCli } from "../terraform/runner/cli.js";
 import { summarize, TerraformNotFoundError } from "../terraform/runner/errors.js";
-import { parseStateText } from "../terraform/state.js";
+import { parseStateText } from "../terraform/state/read.js";
 import { DEFAULT_WORKSPACE } from "./instances.js";
 import { workspaceOrder } from "./order.js";
-import type { StateRead } from "../terraform/state-v4.js";
+import type { StateRead } from "../terraform/state/v4.js";
 
 export const DEFAULT_PULL_JOBS = 4;
 

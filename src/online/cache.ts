@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../terraform/fs-atomic.js";
+import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 
 export const DEFAULT_CACHE_DIR = ".cf-waf-migrate/cache";
 /** Long enough for a CI rerun, short enough that a zone migrated meanwhile is seen soon. */

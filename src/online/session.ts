@@ -14,7 +14,7 @@ import { RateLimiter, SERVICE_REQUEST_LIMIT, SERVICE_WINDOW_MS } from "./limiter
 import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../terraform/fs-atomic.js";
+import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 
 export const DEFAULT_JOBS = 4;
 

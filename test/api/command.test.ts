@@ -173,7 +173,7 @@ describe("api config", () => {
   it("--format hcl fails clearly when the emitter is not there", async () => {
     const res = await run(["config", "--zone", ZONE_PRO, "--format", "hcl"], { env, loadHclEmitter: async () => null });
     expect(res.exitCode).toBe(2);
-    expect(res.stderr).toContain("--format hcl needs the HCL emitter (emitRulesetHcl in src/terraform/hcl-emit.ts)");
+    expect(res.stderr).toContain("--format hcl needs the HCL emitter (emitRulesetHcl in src/terraform/hcl/emit.ts)");
   });
 });
 
@@ -397,7 +397,7 @@ describe("apiCommand with the real dependencies", () => {
 });
 
 describe("api config --format hcl with the real hook", () => {
-  it("uses src/terraform/hcl-emit.ts when it is there, else fails clearly", async () => {
+  it("uses src/terraform/hcl/emit.ts when it is there, else fails clearly", async () => {
     const res = await run(["config", "--zone", ZONE_PRO, "--format", "hcl"]);
     if (res.exitCode === 0) {
       expect(res.stdout).toContain('resource "cloudflare_ruleset"');

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { undeclaredReferences } from "../../src/core/references/closure.js";
 import { readReferenceGraph } from "../../src/terraform/references/graph.js";
 import { isLegacyBlock } from "../../src/terraform/references/removal-set.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { runCli } from "../support/cli.js";
 import { copyFixture, fakeTerraformBin, tempDir } from "../support/workdir.js";
 

@@ -14,7 +14,7 @@ import {
   tableMinimumVersion,
 } from "../../src/core/ruleset-features.js";
 import type { Ruleset } from "../../src/core/model.js";
-import { emitRulesetHcl } from "../../src/terraform/hcl-emit.js";
+import { emitRulesetHcl } from "../../src/terraform/hcl/emit.js";
 import { hclConstructs } from "./hcl-constructs.js";
 
 /** Everything the generator can put in a ruleset at once. */

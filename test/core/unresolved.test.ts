@@ -7,7 +7,7 @@ import { OWASP_CORE_RULESET_ID } from "../../src/core/mappings.js";
 import type { FirewallRule, LegacyWafPackage, PageRule, ResourceRef, UnresolvedSetting } from "../../src/core/model.js";
 import { buildRuleset } from "../../src/core/ruleset-builder.js";
 import { mayBypassWaf, pageRuleMayTouchWaf } from "../../src/core/unresolved.js";
-import { emitRulesetHcl } from "../../src/terraform/hcl-emit.js";
+import { emitRulesetHcl } from "../../src/terraform/hcl/emit.js";
 
 const Z = "0da42c8d2132a9ddaf714f9e7c920711";
 const ref = (address: string, type: string): ResourceRef => ({ address, configAddress: address, type, file: "modules/edge/main.tf", line: 29, zoneId: Z, inConfig: true, inState: false });

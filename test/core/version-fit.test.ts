@@ -10,7 +10,7 @@ import type { FirewallRule, LegacyWafPackage, ResourceRef, Ruleset } from "../..
 import { buildRuleset } from "../../src/core/ruleset-builder.js";
 import { admittedReleases, hasConstruct } from "../../src/core/ruleset-features.js";
 import { fitRoot, fitRulesetToRoots, terraformVersions, type RootVersionInput } from "../../src/core/version-fit.js";
-import { emitRulesetHcl } from "../../src/terraform/hcl-emit.js";
+import { emitRulesetHcl } from "../../src/terraform/hcl/emit.js";
 import { hclConstructs } from "./hcl-constructs.js";
 
 const ZONE = "0da42c8d2132a9ddaf714f9e7c920711";

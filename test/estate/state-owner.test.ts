@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EstateRoot } from "../../src/estate/instances.js";
 import { parseStateArg, rootNamed, stateOwner, workspaceOf } from "../../src/estate/state-owner.js";
-import type { ModuleNode } from "../../src/terraform/modules.js";
+import type { ModuleNode } from "../../src/terraform/config/modules.js";
 
 const BASE = path.resolve("/repo");
 // Only `node !== null` matters to ownership: a stand-in node marks a root that has configuration.

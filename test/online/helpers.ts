@@ -8,7 +8,7 @@ import { buildEstate, estateTerraform, type Estate } from "../../src/sandbox/api
 import { simulatedFetch } from "../../src/sandbox/api/fetch.js";
 import { createApiHandler, type ApiHandler } from "../../src/sandbox/api/server.js";
 import type { ZoneFaults } from "../../src/sandbox/api/faults.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { buildReport } from "../../src/core/report.js";
 import { analyzeOnline } from "../../src/online/enrich.js";
 import { openOnlineSession, type OnlineSession } from "../../src/online/session.js";

@@ -11,7 +11,7 @@ import { formatAddress, type AddressStep, type IndexKey } from "../../src/core/a
 import { instancesOfResources, legacyResourceSet } from "../../src/core/resource-match.js";
 import { STRIP_INSTANCE_KEYS_SED } from "../../src/plan/migrate-script.js";
 import { blockTargets, isLegacyBlock } from "../../src/terraform/references/removal-set.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { seeded } from "../e2e/helpers.js";
 import { tempDir } from "../support/workdir.js";
 

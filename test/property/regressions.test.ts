@@ -1,7 +1,7 @@
 // Regression tests for bugs the fuzz run found (scripts/fuzz.mjs): each one the minimal input it shrank to.
 import { describe, expect, it } from "vitest";
 import { parseConfigFile } from "../../src/terraform/hcl/parse.js";
-import { parseStateText } from "../../src/terraform/state.js";
+import { parseStateText } from "../../src/terraform/state/read.js";
 
 describe("deeply nested JSON (fuzz: nest mutation, 5,000 levels)", () => {
   const deep = (n: number) => "[".repeat(n) + "1" + "]".repeat(n);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { analyze } from "../../src/core/analyze.js";
 import type { Finding, Report, ZoneReport } from "../../src/core/model.js";
 import { buildReport } from "../../src/core/report.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { ROOT, TESTDATA } from "../support/cli.js";
 
 export const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";

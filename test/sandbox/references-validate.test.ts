@@ -5,9 +5,9 @@
 import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRemoval } from "../../src/terraform/legacy-removal.js";
+import { buildRemoval } from "../../src/terraform/edit/legacy-removal.js";
 import { legacyRemovalSet } from "../../src/terraform/references/removal-set.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { TESTDATA } from "../support/cli.js";
 import { Root, TerraformHarness } from "./harness.js";
 

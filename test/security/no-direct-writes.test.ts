@@ -7,7 +7,7 @@ import { ROOT } from "../support/cli.js";
 
 /** The helpers that write to a temporary file and rename it (or hard-link it) into place. */
 const ALLOWED: Record<string, string> = {
-  "src/terraform/fs-atomic.ts": "writeFileAtomic / writeNewFile: temporary file, fsync, rename or link, backups",
+  "src/terraform/edit/fs-atomic.ts": "writeFileAtomic / writeNewFile: temporary file, fsync, rename or link, backups",
   "src/sandbox/fs-sync.ts": "the provider double's account, mirror and RPC trace: temporary file, fsync, rename (sync: one RPC per event-loop turn); whole-line appends",
   "src/apply/rehearsal-copy.ts": "the rehearsal's throwaway copy: two files created in a fresh mkdtemp directory (its local state and backend override), never in the user's tree",
   "src/online/ledger.ts": "the migration ledger: append-only JSON lines, each fsynced before the next request (an append never replaces what is there)",
@@ -42,11 +42,11 @@ describe("no direct file writes in src/", () => {
         offenders.push(`${rel}:${line}: ${src}`);
       }
     }
-    expect(offenders, "write through writeFileAtomic/writeNewFile (src/terraform/fs-atomic.ts) or writeReportFile (src/cli/io.ts)").toEqual([]);
+    expect(offenders, "write through writeFileAtomic/writeNewFile (src/terraform/edit/fs-atomic.ts) or writeReportFile (src/cli/io.ts)").toEqual([]);
   });
 
   it("the allow-listed helpers do write through a temporary file and a rename or link", () => {
-    const atomic = readFileSync(path.join(ROOT, "src/terraform/fs-atomic.ts"), "utf8");
+    const atomic = readFileSync(path.join(ROOT, "src/terraform/edit/fs-atomic.ts"), "utf8");
     expect(atomic).toMatch(/\.tmp`/);
     expect(atomic).toMatch(/fs\.rename\(tmp, path\)/);
     expect(atomic).toMatch(/fs\.link\(tmp, path\)/);

@@ -5,7 +5,7 @@ import * as nodeFs from "node:fs/promises";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeFileAtomic, type AtomicFs } from "../../src/terraform/fs-atomic.js";
+import { writeFileAtomic, type AtomicFs } from "../../src/terraform/edit/fs-atomic.js";
 import { ROOT } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
 
@@ -62,7 +62,7 @@ describe("an injected failure between write and rename", () => {
 
 /** A child process that rewrites the file forever, alternating two large texts, through writeFileAtomic. */
 const WRITER = `
-import { writeFileAtomic } from ${JSON.stringify(path.join(ROOT, "dist/terraform/fs-atomic.js"))};
+import { writeFileAtomic } from ${JSON.stringify(path.join(ROOT, "dist/terraform/edit/fs-atomic.js"))};
 const [file, a, b] = process.argv.slice(2);
 const texts = [a, b].map((f) => (f === "A" ? "A".repeat(3_000_000) + "\\n" : "B".repeat(5_000_000) + "\\n"));
 process.stdout.write("ready\\n");

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyze } from "../../src/core/analyze.js";
 import { buildReport } from "../../src/core/report.js";
-import { loadWorkspace, type Workspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace, type Workspace } from "../../src/terraform/inventory/workspace.js";
 // @ts-expect-error the bench generator is plain JavaScript
 import { cloudflareTreeFiles, monorepoFiles } from "../../scripts/bench/generate.mjs";
 import { TESTDATA } from "../support/cli.js";

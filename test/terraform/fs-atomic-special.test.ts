@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic, writeNewFile, FileExistsError } from "../../src/terraform/fs-atomic.js";
+import { writeFileAtomic, writeNewFile, FileExistsError } from "../../src/terraform/edit/fs-atomic.js";
 import { ROOT } from "../support/cli.js";
 
 let dir: string;
@@ -121,7 +121,7 @@ describe("writeFileAtomic on what is not a regular file", () => {
     symlinkSync("/dev/stdout", link);
     const script = [
       // The built module (npm test builds first): the child is plain node, like the CLI.
-      `const { writeFileAtomic } = await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist/terraform/fs-atomic.js")).href)});`,
+      `const { writeFileAtomic } = await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist/terraform/edit/fs-atomic.js")).href)});`,
       `await writeFileAtomic("/dev/stdout", "report via /dev/stdout\\n");`,
       `await writeFileAtomic(${JSON.stringify(link)}, "report via a link\\n");`,
     ].join("\n");

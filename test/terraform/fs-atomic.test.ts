@@ -9,7 +9,7 @@ import {
   writeFileAtomic,
   writeNewFile,
   type AtomicFs,
-} from "../../src/terraform/fs-atomic.js";
+} from "../../src/terraform/edit/fs-atomic.js";
 
 let dir: string;
 beforeEach(() => {

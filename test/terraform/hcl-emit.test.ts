@@ -17,7 +17,7 @@ import {
   hclString,
   rulesetResourceName,
   stripInstanceKeys,
-} from "../../src/terraform/hcl-emit.js";
+} from "../../src/terraform/hcl/emit.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const goldenDir = join(here, "golden");

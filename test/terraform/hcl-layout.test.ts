@@ -1,12 +1,12 @@
-// The emitter lays its rulesets out itself (src/terraform/hcl-layout.ts) instead of calling hcl-tools
+// The emitter lays its rulesets out itself (src/terraform/hcl/layout.ts) instead of calling hcl-tools
 // format(): these tests hold it to format()'s exact bytes, on random rulesets of both provider syntaxes,
 // and check that what it does not know goes back to format() rather than out different.
 import { format } from "@cdktn/hcl-tools";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Ruleset, RulesetRule } from "../../src/core/model.js";
-import { emitRulesetHcl, rulesetHclLines, type EmitRulesetOptions } from "../../src/terraform/hcl-emit.js";
-import { layoutHclLines } from "../../src/terraform/hcl-layout.js";
+import { emitRulesetHcl, rulesetHclLines, type EmitRulesetOptions } from "../../src/terraform/hcl/emit.js";
+import { layoutHclLines } from "../../src/terraform/hcl/layout.js";
 
 const viaFormat = (lines: string[]) => format(lines.join("\n") + "\n");
 

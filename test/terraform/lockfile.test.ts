@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decideProviderUpgrade } from "../../src/core/provider-version.js";
-import { cloudflareLock, LockFileError, parseLockFile } from "../../src/terraform/lockfile.js";
+import { cloudflareLock, LockFileError, parseLockFile } from "../../src/terraform/versions/lockfile.js";
 
 const TERRAFORM_LOCK = `# This file is maintained automatically by "terraform init".
 # Manual edits may be lost in future updates.

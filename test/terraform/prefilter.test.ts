@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mayHoldCloudflare } from "../../src/terraform/hcl/prefilter.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 
 const noStdin = async () => Buffer.alloc(0);
 

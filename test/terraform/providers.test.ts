@@ -12,8 +12,8 @@ import {
   rootProviderMajor,
   workspaceProviderMajor,
   type ProviderInfo,
-} from "../../src/terraform/providers.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+} from "../../src/terraform/versions/providers.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 
 const TESTDATA = fileURLToPath(new URL("../../testdata", import.meta.url));
 

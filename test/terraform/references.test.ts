@@ -5,10 +5,10 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { undeclaredReferences } from "../../src/core/references/closure.js";
-import { buildRemoval } from "../../src/terraform/legacy-removal.js";
+import { buildRemoval } from "../../src/terraform/edit/legacy-removal.js";
 import { readReferenceGraph } from "../../src/terraform/references/graph.js";
 import { isLegacyBlock, legacyRemovalSet } from "../../src/terraform/references/removal-set.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { copyFixture, tempDir } from "../support/workdir.js";
 
 const noStdin = async () => Buffer.alloc(0);

@@ -3,7 +3,7 @@
 // attribute's value starts (for one-line errors with file:line:column).
 import { describe, expect, it } from "vitest";
 import type { InventoryResource } from "../../src/core/model.js";
-import { findAttribute } from "../../src/terraform/attribute-position.js";
+import { findAttribute } from "../../src/terraform/hcl/attribute-position.js";
 import { indexPackageKinds, packageKindOf } from "../../src/terraform/readers/package-kind.js";
 import { readZoneWafSetting } from "../../src/terraform/readers/zone-settings.js";
 

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isRelevant } from "../../src/terraform/inventory.js";
-import { readLargeState, readStateBuffer } from "../../src/terraform/state-stream.js";
-import { parseStateText, readStateSource, STREAM_STATE_BYTES } from "../../src/terraform/state.js";
+import { isRelevant } from "../../src/core/legacy-types.js";
+import { readLargeState, readStateBuffer } from "../../src/terraform/state/stream.js";
+import { parseStateText, readStateSource, STREAM_STATE_BYTES } from "../../src/terraform/state/read.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "cfwm-state-"));
 let n = 0;

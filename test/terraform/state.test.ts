@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStateText } from "../../src/terraform/state.js";
+import { parseStateText } from "../../src/terraform/state/read.js";
 
 const v4 = (resources: unknown[]) => JSON.stringify({ version: 4, terraform_version: "1.5.7", serial: 1, lineage: "x", outputs: {}, resources });
 

@@ -11,7 +11,7 @@ import { parseConfigFileSelective } from "../../src/terraform/hcl/parse.js";
 import { TEMPLATE_WORK_BUDGET, templateCostOverrun } from "../../src/terraform/hcl/template-cost.js";
 import type { HclJudge } from "../../src/terraform/parse-pool/pool.js";
 import { parseWithRuntime } from "../../src/terraform/parse-pool/runtime.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 
 const MB = 1 << 20;
 const LEGACY = 'resource "cloudflare_waf_group" "g" {\n  zone_id  = "z"\n  group_id = "g"\n  mode     = "off"\n}\n\n';

@@ -5,8 +5,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InputError } from "../../src/core/model.js";
 import { Unknown } from "../../src/core/tf-expr/values.js";
-import { automaticVarFiles, loadRootVariables, parseVarArg, readVarFile } from "../../src/terraform/tfvars.js";
-import { loadWorkspace } from "../../src/terraform/workspace.js";
+import { automaticVarFiles, loadRootVariables, parseVarArg, readVarFile } from "../../src/terraform/config/tfvars.js";
+import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { tempDir } from "../support/workdir.js";
 
 function tree(files: Record<string, string>): string {

@@ -2,7 +2,7 @@
 // (which validates, talks to the API and prints). Here: the yargs options, the real dependencies, the
 // redaction of everything printed, and one error line with exit code 2 for bad usage and API errors.
 
-import { emitRulesetHcl, rulesetResourceName } from "../../terraform/hcl-emit.js";
+import { emitRulesetHcl, rulesetResourceName } from "../../terraform/hcl/emit.js";
 import { readFile } from "node:fs/promises";
 import type { Argv, CommandModule } from "yargs";
 import { ApiConfigError, ApiError, credentialRedactor, defaultSleep, readCredentials } from "../../api/index.js";

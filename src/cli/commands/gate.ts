@@ -9,7 +9,7 @@ import { reportPath, withLine } from "../../core/report-paths.js";
 import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { renderHtml } from "../../render/html/index.js";
-import { collectProviderInfo } from "../../terraform/providers.js";
+import { collectProviderInfo } from "../../terraform/versions/providers.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
 import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";

@@ -17,9 +17,9 @@ import { parseFailOn, parsePairs, parseZonePlans, withExamples, withInputOptions
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
-import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/providers.js";
-import { readServiceConfig } from "../../terraform/service-config.js";
-import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming.js";
+import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/versions/providers.js";
+import { readServiceConfig } from "../../terraform/config/service-config.js";
+import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming/read.js";
 import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../plan-artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";

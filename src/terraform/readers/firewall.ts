@@ -1,6 +1,6 @@
 // cloudflare_firewall_rule (+ the cloudflare_filter it points at) and cloudflare_page_rule → core model.
-import { firstBlock, expressionText, literalBool, literalNumber, literalString, literalStringList } from "../values.js";
-import type { AttributeError } from "../attribute-position.js";
+import { firstBlock, expressionText, literalBool, literalNumber, literalString, literalStringList } from "../config/values.js";
+import type { AttributeError } from "../hcl/attribute-position.js";
 import { refOf, type FirewallRule, type InputError, type InventoryResource, type PageRule, type UnresolvedSetting } from "../../core/model.js";
 import { unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
 

@@ -1,7 +1,7 @@
 // cloudflare_waf_package / _group / _rule / _override → the core's legacy WAF model.
 import { classifyPackage, classifyRule, classifyGroup } from "../../core/classify.js";
 import { refOf, type InventoryResource, type LegacyPackageKind, type LegacyWafGroup, type LegacyWafOverride, type LegacyWafPackage, type LegacyWafRule } from "../../core/model.js";
-import { literalBool, literalString, literalStringList, literalStringMap } from "../values.js";
+import { literalBool, literalString, literalStringList, literalStringMap } from "../config/values.js";
 import { unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
 
 export function readPackage(r: InventoryResource): LegacyWafPackage {

@@ -5,7 +5,7 @@
 // takes sensitivity and action_mode), and a packages/groups data source says which package it looks up by
 // its filter (config) or by the packages it read (state: `detection_mode` "anomaly" is OWASP).
 import type { InventoryResource, LegacyPackageKind } from "../../core/model.js";
-import { expressionText, firstBlock, literalString } from "../values.js";
+import { expressionText, firstBlock, literalString } from "../config/values.js";
 
 export interface PackageKindIndex {
   /** Package ids known to be OWASP: `cloudflare_waf_package` ids and OWASP packages read by data sources. */

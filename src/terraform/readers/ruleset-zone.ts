@@ -1,7 +1,7 @@
 // cloudflare_ruleset and cloudflare_zone → core model.
 import { normalizeZonePlan } from "../../core/mappings.js";
 import { refOf, type ExistingRuleset, type InventoryResource, type ZoneResource } from "../../core/model.js";
-import { firstBlock, literalString } from "../values.js";
+import { firstBlock, literalString } from "../config/values.js";
 
 export function readRuleset(r: InventoryResource): ExistingRuleset {
   const a = r.attributes;

@@ -3,7 +3,7 @@
 //   provider 5:   cloudflare_zone_setting { setting_id = "waf"  value = "off" }     (state: value is a dynamic
 //                 value, stored as {"value": "off", "type": "string"} in a state file, plain in show -json)
 import { refOf, type InventoryResource, type ZoneWafSetting } from "../../core/model.js";
-import { expressionText, firstBlock, literalString } from "../values.js";
+import { expressionText, firstBlock, literalString } from "../config/values.js";
 
 export const ZONE_SETTING_TYPES = new Set(["cloudflare_zone_settings_override", "cloudflare_zone_setting"]);
 

@@ -11,11 +11,11 @@ import path from "node:path";
 import type { GraphItem, ItemKind, ModuleGraph, ReferenceUse } from "../../core/references/closure.js";
 import { referenceKey, referencesInExpression, referencesInValue, type Reference } from "../../core/references/traversals.js";
 import type { InputError } from "../../core/model.js";
-import { displayPath, readText } from "../config.js";
-import { isConfigFile } from "../discover.js";
+import { displayPath, readText } from "../config/load.js";
+import { isConfigFile } from "../config/discover.js";
 import { LineIndex, parseConfigFileSelective, type BlockPosition, type ParsedFile } from "../hcl/parse.js";
-import type { ModuleNode } from "../modules.js";
-import type { Workspace } from "../workspace.js";
+import type { ModuleNode } from "../config/modules.js";
+import type { Workspace } from "../inventory/workspace.js";
 
 export interface GraphRead {
   graphs: ModuleGraph[];

@@ -4,12 +4,12 @@
 import { finding, sortFindings } from "../../core/findings.js";
 import type { Finding, InputError } from "../../core/model.js";
 import { removalClosure, type DanglingReference, type GraphItem, type RemovedItem } from "../../core/references/closure.js";
-import type { ConfigResource } from "../config.js";
+import type { ConfigResource } from "../config/load.js";
 import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../../core/legacy-types.js";
-import { configAddressFor } from "../inventory.js";
-import type { RemovalTarget } from "../legacy-removal.js";
-import type { ConfigTree } from "../modules.js";
-import type { Workspace } from "../workspace.js";
+import { configAddressFor } from "../inventory/inventory.js";
+import type { RemovalTarget } from "../edit/legacy-removal.js";
+import type { ConfigTree } from "../config/modules.js";
+import type { Workspace } from "../inventory/workspace.js";
 import { readReferenceGraph } from "./graph.js";
 
 /** A block step 6 deletes: a legacy package, group or rule, or a legacy data source. */

@@ -6,9 +6,9 @@
 // after apply, variables nobody sets — is `Unknown` with a reason, never a default.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { evaluateConfigValue } from "../core/tf-expr/body.js";
-import type { Scope } from "../core/tf-expr/evaluate.js";
-import { isKnown, isObject, ResourceReference, Unknown, type Known, type Value } from "../core/tf-expr/values.js";
+import { evaluateConfigValue } from "../../core/tf-expr/body.js";
+import type { Scope } from "../../core/tf-expr/evaluate.js";
+import { isKnown, isObject, ResourceReference, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
 import type { ModuleNode } from "./modules.js";
 
 /** Root variable values (tfvars, --var-file, --var), by root directory. */

@@ -5,13 +5,13 @@
 // (hclwrite.Format, the engine of `terraform fmt`), so the output is what `terraform fmt` would write.
 // `format()` does not validate, so the result is re-parsed with `@cdktn/hcl2json` before it is returned.
 
-import { loadHcl2Json } from "./parse-pool/pool.js";
-import { fastParse, labelShapesConflict } from "./hcl/fast.js";
-import { layoutHclLines } from "./hcl-layout.js";
-import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../core/model.js";
-import { configAddressOf, parseAddress } from "../core/address.js";
-import { quoteHclString } from "../core/hcl-string.js";
-import { shellQuote } from "../core/shell-quote.js";
+import { loadHcl2Json } from "../parse-pool/pool.js";
+import { fastParse, labelShapesConflict } from "./fast.js";
+import { layoutHclLines } from "./layout.js";
+import type { CategoryOverride, RuleActionParameters, RuleOverride, Ruleset, RulesetRule } from "../../core/model.js";
+import { configAddressOf, parseAddress } from "../../core/address.js";
+import { quoteHclString } from "../../core/hcl-string.js";
+import { shellQuote } from "../../core/shell-quote.js";
 
 export type ProviderMajor = 4 | 5;
 
@@ -321,7 +321,7 @@ export function emitTerraformImportCommand(to: string, id: string): string {
 }
 
 /** Names and addresses come from the core, so every layer names the generated resource the same way. */
-export { rulesetResourceName } from "../core/naming.js";
+export { rulesetResourceName } from "../../core/naming.js";
 
 /** The address without any instance keys: `module.a["x"].t.n[0]` → `module.a.t.n`. Throws on a non-address. */
 export function stripInstanceKeys(address: string): string {

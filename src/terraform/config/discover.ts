@@ -3,7 +3,7 @@
 // cannot read as an input error instead of stopping.
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
+import type { InputError } from "../../core/model.js";
 
 export const SKIPPED_DIRS = new Set([".terraform", ".git", "node_modules"]);
 

@@ -1,8 +1,8 @@
 // `--config-json ZONE_ID=FILE`: a saved response of `GET /zones/{id}/waf_migration/config?phase_two=1`
 // (the whole envelope, or just its `result`), read into the core's Ruleset exactly as the service gave it.
 import { readFile } from "node:fs/promises";
-import type { InputError, Ruleset } from "../core/model.js";
-import { parseJsonWithPositions } from "./hcl/json-positions.js";
+import type { InputError, Ruleset } from "../../core/model.js";
+import { parseJsonWithPositions } from "../hcl/json-positions.js";
 
 export type ConfigJsonOutcome = { ok: true; ruleset: Ruleset } | { ok: false; error: InputError };
 

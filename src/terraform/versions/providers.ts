@@ -20,16 +20,16 @@
 // commented-out entry never matches). `.tf.json` files take the line of the entry's key.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
-import { isSatisfiable, parseConstraint, parseVersion } from "../core/provider-version.js";
-import { displayPath, type ModuleDir, type TerraformBlock } from "./config.js";
-import { fsError } from "./discover.js";
-import { parseJsonWithPositions } from "./hcl/json-positions.js";
-import { scanStructure } from "./hcl/structure.js";
+import type { InputError } from "../../core/model.js";
+import { isSatisfiable, parseConstraint, parseVersion } from "../../core/provider-version.js";
+import { displayPath, type ModuleDir, type TerraformBlock } from "../config/load.js";
+import { fsError } from "../config/discover.js";
+import { parseJsonWithPositions } from "../hcl/json-positions.js";
+import { scanStructure } from "../hcl/structure.js";
 import { cloudflareLock, LockFileError, parseLockFile } from "./lockfile.js";
-import { configAddressFor } from "./inventory.js";
-import type { ConfigTree, ModuleNode } from "./modules.js";
-import type { StateRead } from "./state.js";
+import { configAddressFor } from "../inventory/inventory.js";
+import type { ConfigTree, ModuleNode } from "../config/modules.js";
+import type { StateRead } from "../state/read.js";
 
 /** One `required_providers` entry for the Cloudflare provider. */
 export interface ProviderRequirement {

@@ -1,10 +1,10 @@
 // Step 2 with cf-terraforming: its `generate --resource-type cloudflare_ruleset` output holds every
 // ruleset of the zone; the migration keeps only the `http_request_firewall_managed` one. This finds that
 // resource and returns its block text exactly as generated, with its resource name for the import.
-import type { InputError } from "../core/model.js";
-import { MANAGED_PHASE } from "../core/mappings.js";
-import { parseConfigFile } from "./hcl/parse.js";
-import { expressionText, literalString } from "./values.js";
+import type { InputError } from "../../core/model.js";
+import { MANAGED_PHASE } from "../../core/mappings.js";
+import { parseConfigFile } from "../hcl/parse.js";
+import { expressionText, literalString } from "../config/values.js";
 
 export interface ExtractedRuleset {
   resourceName: string;

@@ -8,10 +8,10 @@
 // hcl2json instead, as before.
 import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
-import { displayPath, isLocalSource, loadModuleDir, type LoadOptions, type ModuleCall, type ModuleDir } from "./config.js";
+import type { InputError } from "../../core/model.js";
+import { displayPath, isLocalSource, loadModuleDir, type LoadOptions, type ModuleCall, type ModuleDir } from "./load.js";
 import { isConfigFile, type Discovery } from "./discover.js";
-import { createJudge, type HclJudge } from "./parse-pool/pool.js";
+import { createJudge, type HclJudge } from "../parse-pool/pool.js";
 
 export interface ModuleNode {
   /** Config module path without instance keys: "" for a root, `module.waf`, `module.a.module.b`. */

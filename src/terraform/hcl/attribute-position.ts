@@ -3,7 +3,7 @@
 // this finds the attribute inside the block's text and moves the error to the value's line and column.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
+import type { InputError } from "../../core/model.js";
 
 /** An error raised while reading one attribute of the block that starts at `line`. */
 export type AttributeError = InputError & { attribute?: string };

@@ -3,13 +3,13 @@
 // their addresses exactly as `terraform state list` prints them.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { configAddressOf, formatAddress, formatModulePath, parseAddress, type ParsedAddress } from "../core/address.js";
-import { fsError } from "./discover.js";
-import { parseJsonWithPositions } from "./hcl/json-positions.js";
-import { addV4Resource, type StateInstance, type StateOutcome } from "./state-v4.js";
+import { configAddressOf, formatAddress, formatModulePath, parseAddress, type ParsedAddress } from "../../core/address.js";
+import { fsError } from "../config/discover.js";
+import { parseJsonWithPositions } from "../hcl/json-positions.js";
+import { addV4Resource, type StateInstance, type StateOutcome } from "./v4.js";
 
-export { addV4Resource } from "./state-v4.js";
-export type { StateInstance, StateOutcome, StateRead } from "./state-v4.js";
+export { addV4Resource } from "./v4.js";
+export type { StateInstance, StateOutcome, StateRead } from "./v4.js";
 
 /**
  * V8 cannot hold a string longer than ~512 MiB, and JSON.parse needs the whole text: a `terraform show
@@ -41,7 +41,7 @@ export async function readStateSource(source: string, stdin: () => Promise<Buffe
     if (source === "-") {
       buf = await stdin();
       if (buf.length >= STREAM_STATE_BYTES) {
-        const { readStateBuffer } = await import("./state-stream.js");
+        const { readStateBuffer } = await import("./stream.js");
         const streamed = readStateBuffer(buf, display, { keep: opts.keepWhenStreaming });
         if (!("showJson" in streamed)) return streamed;
         if (buf.length > MAX_JSON_STATE_BYTES) return tooLargeShowJson(display);
@@ -50,7 +50,7 @@ export async function readStateSource(source: string, stdin: () => Promise<Buffe
       const st = await stat(file);
       if (st.isDirectory()) return { ok: false, error: { file: display, line: null, column: null, message: "is a directory, not a state file" } };
       if (st.size >= STREAM_STATE_BYTES) {
-        const { readLargeState } = await import("./state-stream.js");
+        const { readLargeState } = await import("./stream.js");
         const streamed = await readLargeState(file, display, { keep: opts.keepWhenStreaming });
         if (!("showJson" in streamed)) return streamed;
         if (st.size > MAX_JSON_STATE_BYTES) return tooLargeShowJson(display);

@@ -1,7 +1,7 @@
 // Reading attribute values that come either from state (plain JSON) or from config (hcl2json's shape:
 // literals as JSON, expressions as `${…}` text, blocks as arrays of bodies).
 
-import { inputRecord } from "../core/null-proto.js";
+import { inputRecord } from "../../core/null-proto.js";
 
 /** `${expr}` with nothing around it: the expression text; otherwise null. */
 export function expressionText(v: unknown): string | null {

@@ -1,38 +1,14 @@
 // Joins configuration and state into the inventory: one entry per resource instance state knows, or per
 // configuration resource when only config knows it, each with its file, line and zone id.
-import { LEGACY_DATA_SOURCES, LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
-import type { InventoryResource } from "../core/model.js";
-import type { ConfigResource } from "./config.js";
-import type { ConfigTree, ModuleNode } from "./modules.js";
-import { resolveBody } from "../core/tf-expr/body.js";
-import { Unknown } from "../core/tf-expr/values.js";
-import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, type ModuleInstance } from "./resolve.js";
-import type { StateInstance, StateRead } from "./state.js";
-import { expressionText, literalString } from "./values.js";
-
-/** The resource types the tool reads. Everything else in a tree is skipped. */
-export const RELEVANT_TYPES = new Set([
-  "cloudflare_waf_package",
-  "cloudflare_waf_group",
-  "cloudflare_waf_rule",
-  "cloudflare_waf_override",
-  "cloudflare_firewall_rule",
-  "cloudflare_filter",
-  "cloudflare_page_rule",
-  "cloudflare_zone",
-  "cloudflare_ruleset",
-  "cloudflare_certificate_pack",
-  "cloudflare_total_tls",
-  "cloudflare_custom_hostname",
-  "cloudflare_custom_ssl",
-  // The previous WAF's zone-wide switch (`waf` setting): provider 3/4 and provider 5 spellings.
-  "cloudflare_zone_settings_override",
-  "cloudflare_zone_setting",
-]);
-
-export function isRelevant(mode: "managed" | "data", type: string): boolean {
-  return mode === "managed" ? RELEVANT_TYPES.has(type) : LEGACY_DATA_SOURCES.has(type);
-}
+import { LEGACY_WAF_RESOURCE_TYPES, isRelevant } from "../../core/legacy-types.js";
+import type { InventoryResource } from "../../core/model.js";
+import type { ConfigResource } from "../config/load.js";
+import type { ConfigTree, ModuleNode } from "../config/modules.js";
+import { resolveBody } from "../../core/tf-expr/body.js";
+import { Unknown } from "../../core/tf-expr/values.js";
+import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, type ModuleInstance } from "../config/resolve.js";
+import type { StateInstance, StateRead } from "../state/read.js";
+import { expressionText, literalString } from "../config/values.js";
 
 interface ConfigEntry {
   resource: ConfigResource;

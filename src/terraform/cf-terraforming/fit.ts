@@ -3,7 +3,7 @@
 // line by line, and everything else stays byte for byte. Which constructs to drop is core's decision
 // (core/version-fit.ts); this only finds them in the text (tree-sitter gives the exact ranges).
 import type { Node } from "web-tree-sitter";
-import { getHclParser } from "./edit/tree.js";
+import { getHclParser } from "../edit/tree.js";
 
 /** A block's or attribute's name (its first identifier). */
 function nameOf(node: Node): string {

@@ -2,11 +2,11 @@
 // `required_providers` entries, its lock file, the legacy resources that belong to it). What `gate` adds to
 // scan's findings; kept apart from the yargs command so a CI script can call it as a library function.
 import path from "node:path";
-import type { Finding, InputError, InventoryResource } from "../core/model.js";
-import { LEGACY_DATA_SOURCES, LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
-import { providerFindings, type LegacyAddress } from "../core/provider-gate.js";
+import type { Finding, InputError, InventoryResource } from "../../core/model.js";
+import { LEGACY_DATA_SOURCES, LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
+import { providerFindings, type LegacyAddress } from "../../core/provider-gate.js";
 import { stateOwners, type ProviderInfo, type RootProviders } from "./providers.js";
-import type { Workspace } from "./workspace.js";
+import type { Workspace } from "../inventory/workspace.js";
 
 export interface ProviderGateOutcome {
   findings: Finding[];

@@ -3,10 +3,10 @@
 // resources, and where a finding about it points. Shared by `plan` (what it writes) and `apply` (what it
 // refuses before the first change).
 import path from "node:path";
-import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
-import { fitRoot, type RootVersionFit, type RootVersionInput } from "../core/version-fit.js";
+import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
+import { fitRoot, type RootVersionFit, type RootVersionInput } from "../../core/version-fit.js";
 import type { ProviderInfo, RootProviders } from "./providers.js";
-import type { Workspace } from "./workspace.js";
+import type { Workspace } from "../inventory/workspace.js";
 
 export function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
   const legacy = ws.resources.filter((x) => LEGACY_WAF_RESOURCE_TYPES.has(x.type));

@@ -1,17 +1,18 @@
 // The Terraform layer's one entry point for commands: discover and parse the configuration, read the
 // states, join them, and read the domain model. Everything that could not be read is in `errors`.
-import type { DomainInventory } from "../core/analyze.js";
-import type { Finding, InputError, InventoryResource } from "../core/model.js";
-import { finding } from "../core/findings.js";
-import { discover, reportBase } from "./discover.js";
-import { locateAttributeErrors } from "./attribute-position.js";
-import { buildInventory, isRelevant } from "./inventory.js";
-import { buildConfigTree, type ConfigTree, type Progress, type RemoteModule } from "./modules.js";
-import { readDomain } from "./readers/index.js";
-import { displayPath } from "./config.js";
-import { EvaluationContext } from "./resolve.js";
-import { readStateSource, type StateRead } from "./state.js";
-import { loadRootVariables, type VariableArgs } from "./tfvars.js";
+import type { DomainInventory } from "../../core/analyze.js";
+import type { Finding, InputError, InventoryResource } from "../../core/model.js";
+import { finding } from "../../core/findings.js";
+import { discover, reportBase } from "../config/discover.js";
+import { locateAttributeErrors } from "../hcl/attribute-position.js";
+import { isRelevant } from "../../core/legacy-types.js";
+import { buildInventory } from "./inventory.js";
+import { buildConfigTree, type ConfigTree, type Progress, type RemoteModule } from "../config/modules.js";
+import { readDomain } from "../readers/index.js";
+import { displayPath } from "../config/load.js";
+import { EvaluationContext } from "../config/resolve.js";
+import { readStateSource, type StateRead } from "../state/read.js";
+import { loadRootVariables, type VariableArgs } from "../config/tfvars.js";
 
 export interface Workspace {
   /** Absolute directory that reported file paths are relative to. */
@@ -50,7 +51,7 @@ export interface WorkspaceOptions {
   variables?: VariableArgs;
 }
 
-export type { Progress } from "./modules.js";
+export type { Progress } from "../config/modules.js";
 
 /**
  * The first half of every load: the report base for `paths`, and the configuration tree discovered and

@@ -2,14 +2,14 @@
 // data sources, module calls, terraform/required_providers, variables and locals for light evaluation).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
+import type { InputError } from "../../core/model.js";
 import { fsError } from "./discover.js";
-import { parseConfigFile, parseConfigFileSelective, type ParsedFile, type ParseOutcome } from "./hcl/parse.js";
-import { mayHoldCloudflare } from "./hcl/prefilter.js";
-import { isRelevant } from "./inventory.js";
-import type { HclJudge } from "./parse-pool/pool.js";
+import { parseConfigFile, parseConfigFileSelective, type ParsedFile, type ParseOutcome } from "../hcl/parse.js";
+import { mayHoldCloudflare } from "../hcl/prefilter.js";
+import { isRelevant } from "../../core/legacy-types.js";
+import type { HclJudge } from "../parse-pool/pool.js";
 import { literalString } from "./values.js";
-import { inputRecord } from "../core/null-proto.js";
+import { inputRecord } from "../../core/null-proto.js";
 
 export interface ConfigResource {
   mode: "managed" | "data";
@@ -21,7 +21,7 @@ export interface ConfigResource {
   body: Record<string, unknown>;
   /**
    * The body was not read (it is `{}`): the default, selective reading reads the bodies of the types the
-   * tool uses only (inventory.ts `isRelevant`); every resource is still listed with its file and line.
+   * tool uses only (core/legacy-types.ts `isRelevant`); every resource is still listed with its file and line.
    */
   skipped?: true;
 }
@@ -77,7 +77,7 @@ export interface LoadOptions {
    *   of them is skipped over (only gross structural errors are seen).
    * `modules`: module calls and terraform blocks only, everything else skipped over.
    * In `fast` and `modules`, `resources` lists every resource, but only the types the tool reads
-   * (inventory.ts `isRelevant`) with their body; the others are `skipped` (body `{}`).
+   * (core/legacy-types.ts `isRelevant`) with their body; the others are `skipped` (body `{}`).
    */
   mode?: "full" | "auto" | "fast" | "modules";
   /** hcl2json, on this thread or in workers (parse-pool). Default: on this thread. */

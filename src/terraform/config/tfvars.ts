@@ -5,14 +5,14 @@
 // Environment variables (`TF_VAR_name`) are not read: a scan must not depend on the shell it runs in.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
-import { evaluateConfigValue } from "../core/tf-expr/body.js";
-import { evaluate, type Scope } from "../core/tf-expr/evaluate.js";
-import { ExprSyntaxError, parseExpression } from "../core/tf-expr/parse.js";
-import { fromPlain, Unknown, type Value } from "../core/tf-expr/values.js";
-import { displayPath, readText } from "./config.js";
-import { parseConfigFile } from "./hcl/parse.js";
-import { inputRecord } from "../core/null-proto.js";
+import type { InputError } from "../../core/model.js";
+import { evaluateConfigValue } from "../../core/tf-expr/body.js";
+import { evaluate, type Scope } from "../../core/tf-expr/evaluate.js";
+import { ExprSyntaxError, parseExpression } from "../../core/tf-expr/parse.js";
+import { fromPlain, Unknown, type Value } from "../../core/tf-expr/values.js";
+import { displayPath, readText } from "./load.js";
+import { parseConfigFile } from "../hcl/parse.js";
+import { inputRecord } from "../../core/null-proto.js";
 
 export interface VariableArgs {
   /** `--var-file FILE`, relative to the working directory. */

@@ -1,8 +1,8 @@
 // What a state read yields, and the reading of one v4 `resources[]` entry: shared by the whole-document
 // reader (state.ts) and the streaming reader (state-stream.ts), which state.ts loads on demand. Kept apart
 // so that neither reader imports the other for it.
-import { configAddressOf, formatAddress, parseModulePath, type IndexKey, type ParsedAddress } from "../core/address.js";
-import type { InputError } from "../core/model.js";
+import { configAddressOf, formatAddress, parseModulePath, type IndexKey, type ParsedAddress } from "../../core/address.js";
+import type { InputError } from "../../core/model.js";
 
 export interface StateInstance {
   address: string;

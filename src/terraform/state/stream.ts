@@ -10,8 +10,8 @@
 // strings (a kept entry is checked by `JSON.parse`). Only the v4 state file format is streamed; a
 // `terraform show -json` document is reported back (`showJson`) for the caller to read in one piece.
 import { open } from "node:fs/promises";
-import { parseJsonWithPositions } from "./hcl/json-positions.js";
-import { addV4Resource, type StateInstance, type StateOutcome } from "./state-v4.js";
+import { parseJsonWithPositions } from "../hcl/json-positions.js";
+import { addV4Resource, type StateInstance, type StateOutcome } from "./v4.js";
 
 export interface StreamOptions {
   /** Which resources to keep (by mode and type); all when absent. */

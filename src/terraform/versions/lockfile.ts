@@ -8,8 +8,8 @@
 //
 // Parsed with @cdktn/hcl2json (the same HCL parser as Terraform); hcl2json has no source positions, so the
 // line of each provider block is found by locating its label in the text.
-import { loadHcl2Json } from "./parse-pool/pool.js";
-import { readWholeFileFast } from "./hcl/whole-file.js";
+import { loadHcl2Json } from "../parse-pool/pool.js";
+import { readWholeFileFast } from "../hcl/whole-file.js";
 
 export interface LockEntry {
   /** Provider source address as written in the lock file, e.g. `registry.terraform.io/cloudflare/cloudflare`. */

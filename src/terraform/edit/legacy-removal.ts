@@ -4,11 +4,11 @@
 // refused with its reason; the plan still lists the blocks so a person can delete them by hand.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { unifiedDiff } from "../core/unified-diff.js";
-import { patchBase, patchPath, type PatchBase } from "../core/patch-base.js";
-import type { ConfigResource } from "./config.js";
-import { AttributeRemovalError, removeLocals } from "./edit/remove-attributes.js";
-import { removeBlocks, UnsafeEditError, type BlockTarget } from "./edit/remove-blocks.js";
+import { unifiedDiff } from "../../core/unified-diff.js";
+import { patchBase, patchPath, type PatchBase } from "../../core/patch-base.js";
+import type { ConfigResource } from "../config/load.js";
+import { AttributeRemovalError, removeLocals } from "./remove-attributes.js";
+import { removeBlocks, UnsafeEditError, type BlockTarget } from "./remove-blocks.js";
 
 /** A resource or data source block, an `output` block, or one attribute of a `locals` block. */
 export type RemovalTarget = ConfigResource | { kind: "output" | "local"; file: string; name: string };
