@@ -26,6 +26,10 @@ export { renderSarif } from "./render/sarif.js";
 export { renderJunit, type JunitOptions } from "./render/junit.js";
 export { renderCertsText, type CertsReport } from "./render/certs-text.js";
 
+// Certificates and the CA chain change (what `certs` reports, and its `--fix` patch).
+export { auditEstateCertificates, CERTIFICATE_RESOURCE_TYPES, type CertsAudit, type LocatedCertificate } from "./certs/audit.js";
+export { buildCertificateFix, PatchWriteError, type CertificateFixOptions, type CertificateFixResult } from "./certs/fix.js";
+
 // The migration plan (what `plan --out-dir` writes) and the CI gate (what `gate` decides).
 export { assemblePlan, ARTIFACTS, type AssembledPlan } from "./cli/plan-artifacts.js";
 export { renderPlanMarkdown, type PlanMarkdownInput } from "./plan/plan-markdown.js";

@@ -10,6 +10,7 @@ import type { CaTarget } from "../core/cert-fix.js";
 import { daysBetween, relativeDays, type CertificateKind, type TimelineEntry, type Urgency } from "../core/certs.js";
 import type { Finding, InputError, Report, Severity } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
+import { instanceLabel, isEstate } from "./instances.js";
 import { makeStyle, type Style } from "./style.js";
 
 /** One certificate the audit looked at (audited or not), for the "nothing to do" list. */
@@ -23,6 +24,9 @@ export interface CertInventoryEntry {
   certificateAuthority: string | null;
   inConfig: boolean;
   inState: boolean;
+  /** The root module (relative to the report's `root`) and workspace it was read in. */
+  root?: string;
+  workspace?: string;
 }
 
 export type CertFixStatus = "patched" | "unchanged" | "skipped" | "refused";
@@ -133,18 +137,19 @@ export function renderCertsText(report: CertsReport, opts: CertsTextOptions): st
   }
 
   if (certs) {
-    const withFinding = new Set(report.findings.map((f) => f.address).filter((a): a is string => a !== null));
+    // By instance too: two roots may both declare `cloudflare_certificate_pack.main`.
+    const withFinding = new Set(report.findings.filter((f) => f.address !== null).map((f) => certificateKey(f.address!, f)));
     // One Universal finding covers a zone; its other zone resources are not "unaffected".
     const universalZones = new Set(report.findings.filter((f) => f.code === "CERT_UNIVERSAL_AUTO_SWITCH").map((f) => f.zoneId));
     const quiet = certs.certificates.filter(
-      (c) => !withFinding.has(c.address) && !(c.kind === "universal" && universalZones.has(c.zone)),
+      (c) => !withFinding.has(certificateKey(c.address, c)) && !(c.kind === "universal" && universalZones.has(c.zone)),
     );
     if (quiet.length) {
       out.push("");
       out.push(st.bold(`No action (${quiet.length})`) + st.dim("  another CA, or nothing the chain change affects"));
       for (const c of quiet) {
         const ca = c.certificateAuthority ? `CA ${c.certificateAuthority}` : c.kind === "custom_hostname" ? "default CA" : "CA not set";
-        out.push(`  ${st.ok("ok")}  ${c.address}  ${st.dim(`${KIND_LABEL[c.kind]}, ${ca}${c.file ? ` · ${where(report, c.file, c.line)}` : ""}`)}`);
+        out.push(`  ${st.ok("ok")}  ${instancePrefix(report, c)}${c.address}  ${st.dim(`${KIND_LABEL[c.kind]}, ${ca}${c.file ? ` · ${where(report, c.file, c.line)}` : ""}`)}`);
       }
     }
   }
@@ -229,7 +234,7 @@ function findingLines(report: CertsReport, f: Finding, asOf: string | null, st: 
   const loc = f.file ? where(report, f.file, f.line) : "";
   const label = st.severity(f.severity, f.severity.toUpperCase().padEnd(7));
   const what = d.kind ? `${KIND_LABEL[d.kind]} ${f.address ?? ""}`.trim() : (f.address ?? "");
-  const lines = [`  ${label} ${f.code}  ${what}${loc ? `  ${st.dim(loc)}` : ""}`];
+  const lines = [`  ${label} ${f.code}  ${instancePrefix(report, f)}${what}${loc ? `  ${st.dim(loc)}` : ""}`];
   const pad = "           ";
   const service = SERVICE_DOES[f.code];
   if (service) {
@@ -280,6 +285,15 @@ function fixLines(report: CertsReport, fix: CertFixSummary, st: Style): string[]
 }
 
 /** Files are named as in every report: relative to the working directory (paths.ts). */
+/** `[live/prod] ` before an address when the report covers several roots or workspaces, else nothing. */
+function instancePrefix(report: Report, at: { root?: string; workspace?: string }): string {
+  return isEstate(report) && at.root !== undefined ? `[${instanceLabel(at)}] ` : "";
+}
+
+function certificateKey(address: string, at: { root?: string; workspace?: string }): string {
+  return `${at.root ?? ""}\u0000${at.workspace ?? ""}\u0000${address}`;
+}
+
 function where(report: Report, file: string, line: number | null): string {
   return withLine(reportPath(report, file), line);
 }

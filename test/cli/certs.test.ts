@@ -1,6 +1,6 @@
 // `cf-waf-migrate certs` end to end through yargs, in process (the command module as main.ts registers it),
 // on the certificate fixtures; plus the built binary when dist/ has the command registered.
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -364,5 +364,108 @@ describe.skipIf(!built)("the built binary (skipped until dist/cli/main.js regist
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("Timeline of the Let's Encrypt chain change");
     expect(r.stdout).toContain("Due within 30 days (4)");
+  });
+});
+
+// Two roots (prod and staging) that each declare `cloudflare_certificate_pack.main` and both call one shared
+// module with their own zone id from terraform.tfvars: the shape of a repository with one folder per
+// environment. Before certs read the estate, the second root's certificates vanished into the first's.
+describe("certs: several roots", () => {
+  const PROD = "0a1b2c3d4e5f60718293a4b5c6d7e8f9";
+  const STAGING = "f9e8d7c6b5a4039281706f5e4d3c2b1a";
+
+  function estate(): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cfwm-certs-estate-"));
+    const write = (rel: string, text: string) => {
+      const abs = path.join(dir, rel);
+      mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileSync(abs, text);
+    };
+    write(
+      "modules/tls/main.tf",
+      [
+        'variable "zone_id" { type = string }',
+        "",
+        'resource "cloudflare_certificate_pack" "edge" {',
+        "  zone_id               = var.zone_id",
+        '  type                  = "advanced"',
+        '  hosts                 = ["edge.example.com"]',
+        '  validation_method     = "txt"',
+        "  validity_days         = 90",
+        '  certificate_authority = "lets_encrypt"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    for (const [env, zone] of [["prod", PROD], ["staging", STAGING]] as const) {
+      write(
+        `envs/${env}/main.tf`,
+        [
+          "terraform {",
+          '  required_providers { cloudflare = { source = "cloudflare/cloudflare", version = "~> 4.52" } }',
+          "}",
+          'variable "zone_id" { type = string }',
+          "",
+          'module "tls" {',
+          '  source  = "../../modules/tls"',
+          "  zone_id = var.zone_id",
+          "}",
+          "",
+          'resource "cloudflare_certificate_pack" "main" {',
+          "  zone_id               = var.zone_id",
+          '  type                  = "advanced"',
+          `  hosts                 = ["${env}.example.com"]`,
+          '  validation_method     = "txt"',
+          "  validity_days         = 90",
+          '  certificate_authority = "lets_encrypt"',
+          "}",
+          "",
+        ].join("\n"),
+      );
+      write(`envs/${env}/terraform.tfvars`, `zone_id = "${zone}"\n`);
+    }
+    return dir;
+  }
+
+  it("JSON: each root's certificates and findings, with their own zone ids, none merged into another root's", async () => {
+    const dir = estate();
+    const { report } = await json([dir, "--as-of", "2024-09-08"]);
+    const rows = (report.certs.certificates as { address: string; zone: string; root: string; file: string }[]).map((c) => [c.root, c.address, c.zone, c.file]);
+    expect(rows).toEqual([
+      ["envs/prod", "cloudflare_certificate_pack.main", PROD, "envs/prod/main.tf"],
+      ["envs/prod", "module.tls.cloudflare_certificate_pack.edge", PROD, "modules/tls/main.tf"],
+      ["envs/staging", "cloudflare_certificate_pack.main", STAGING, "envs/staging/main.tf"],
+      ["envs/staging", "module.tls.cloudflare_certificate_pack.edge", STAGING, "modules/tls/main.tf"],
+    ]);
+    const findings = (report.findings as (JsonFinding & { root: string; zoneId: string })[]).map((f) => [f.root, f.code, f.address, f.zoneId]);
+    expect(findings).toHaveLength(4);
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        ["envs/prod", "CERT_ADVANCED_LETS_ENCRYPT", "cloudflare_certificate_pack.main", PROD],
+        ["envs/staging", "CERT_ADVANCED_LETS_ENCRYPT", "cloudflare_certificate_pack.main", STAGING],
+        ["envs/prod", "CERT_ADVANCED_LETS_ENCRYPT", "module.tls.cloudflare_certificate_pack.edge", PROD],
+        ["envs/staging", "CERT_ADVANCED_LETS_ENCRYPT", "module.tls.cloudflare_certificate_pack.edge", STAGING],
+      ]),
+    );
+    expect((report as unknown as { roots: { path: string }[] }).roots.map((r) => r.path)).toEqual(["envs/prod", "envs/staging"]);
+  });
+
+  it("text names each finding's root; --fix patches each root's file and the shared module's line once", async () => {
+    const dir = estate();
+    const patchFile = path.join(dir, "ca.patch");
+    const r = await certs([dir, "--as-of", "2024-09-08", "--format", "text", "--fix", "--to", "google", "--patch-file", patchFile]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/CERT_ADVANCED_LETS_ENCRYPT +\[envs\/prod\] Advanced certificate pack cloudflare_certificate_pack\.main/);
+    expect(r.stdout).toMatch(/CERT_ADVANCED_LETS_ENCRYPT +\[envs\/staging\] Advanced certificate pack cloudflare_certificate_pack\.main/);
+    const patch = readFileSync(patchFile, "utf8");
+    expect(patch.match(/^\+\+\+ .*$/gm)).toEqual(["+++ b/envs/prod/main.tf", "+++ b/envs/staging/main.tf", "+++ b/modules/tls/main.tf"]);
+    expect(patch.match(/^# module\.tls\.cloudflare_certificate_pack\.edge \(modules\/tls\/main\.tf:3\)/gm)).toHaveLength(1);
+    expect(patch).not.toContain("The same block also serves");
+    await execa("git", ["init", "-q"], { cwd: dir });
+    await execa("git", ["apply", "ca.patch"], { cwd: dir });
+    for (const f of ["envs/prod/main.tf", "envs/staging/main.tf", "modules/tls/main.tf"]) {
+      expect(readFileSync(path.join(dir, f), "utf8")).toContain('certificate_authority = "google"');
+      expect(readFileSync(path.join(dir, f), "utf8")).not.toContain("lets_encrypt");
+    }
   });
 });
