@@ -1,6 +1,6 @@
-// How every reporting command reads its inputs: the Terraform workspace, with the progress bar on
+// How every reporting command reads its inputs: the estate (every root and workspace), with the progress bar on
 // stderr for long scans and the hidden --full-parse escape hatch.
-import { loadWorkspace, type Progress, type Workspace, type WorkspaceOptions } from "../terraform/inventory/workspace.js";
+import type { Progress, WorkspaceOptions } from "../terraform/inventory/workspace.js";
 import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
 import { readStdin } from "./io.js";
@@ -8,16 +8,12 @@ import { parsePairs, variableArgs, type CommonArgs } from "./options.js";
 import { CliError } from "./errors.js";
 import { ProgressBar } from "./progress.js";
 
-export async function loadCliWorkspace(argv: CommonArgs, cwd: string = process.cwd()): Promise<Workspace> {
-  return withProgressBar(argv, (onProgress) => loadWorkspace({ ...loadOptions(argv, cwd), onProgress }));
-}
-
 /** The estate the reporting commands read: every root and workspace under the paths, one instance each. */
 export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(), run: EstateRun | null = null): Promise<Estate> {
   return withProgressBar(argv, (onProgress) => loadEstate({ ...loadOptions(argv, cwd), onProgress, ...(run ? estateRunOptions(run, cwd) : {}) }));
 }
 
-/** What both loads take from the command line. */
+/** What the load takes from the command line. */
 function loadOptions(argv: CommonArgs, cwd: string): Omit<WorkspaceOptions, "onProgress"> {
   return { paths: argv.paths, statePaths: argv.state, cwd, readStdin, fullParse: argv["full-parse"] === true, variables: variableArgs(argv) };
 }
