@@ -31,7 +31,7 @@ export { auditEstateCertificates, CERTIFICATE_RESOURCE_TYPES, type CertsAudit, t
 export { buildCertificateFix, PatchWriteError, type CertificateFixOptions, type CertificateFixResult } from "./certs/fix.js";
 
 // The migration plan (what `plan --out-dir` writes) and the CI gate (what `gate` decides).
-export { assemblePlan, ARTIFACTS, type AssembledPlan } from "./cli/plan-artifacts.js";
+export { assemblePlan, ARTIFACTS, type AssembledPlan } from "./plan/artifacts.js";
 export { renderPlanMarkdown, type PlanMarkdownInput } from "./plan/plan-markdown.js";
 export { renderMigrateScript, type ScriptInput } from "./plan/migrate-script.js";
 export { evaluateProviderGate, type ProviderGateOutcome } from "./terraform/versions/provider-gate.js";

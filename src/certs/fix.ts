@@ -12,10 +12,11 @@ import { AttributeEditError, setAttribute } from "../terraform/edit/set-attribut
 import { FileExistsError, writeNewFile } from "../terraform/edit/fs-atomic.js";
 import type { ConfigTree } from "../terraform/config/modules.js";
 import { collectProviderInfo } from "../terraform/versions/providers.js";
+import { UserInputError } from "../core/user-input-error.js";
 import type { LocatedCertificate } from "./audit.js";
 
 /** The patch could not be written (it exists and `force` was not given, or the write failed). */
-export class PatchWriteError extends Error {}
+export class PatchWriteError extends UserInputError {}
 
 
 export interface CertificateFixOptions {

@@ -1,4 +1,7 @@
 // Exit codes of the CLI contract (DESIGN.md section 3).
+import { UserInputError } from "../core/user-input-error.js";
+
+export { UserInputError };
 export const EXIT_OK = 0;
 /** Findings at or above --fail-on: the gate failed. */
 export const EXIT_FINDINGS = 1;
@@ -14,12 +17,9 @@ export const EXIT_CODES_EPILOGUE =
  * An error the CLI reports as one line on stderr (no stack trace unless --debug) with exit code 2.
  * Throw it for bad usage or unreadable input; anything else thrown is a bug and is reported as such.
  */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number = EXIT_INPUT,
-  ) {
-    super(message);
+export class CliError extends UserInputError {
+  constructor(message: string, exitCode: number = EXIT_INPUT) {
+    super(message, exitCode);
     this.name = "CliError";
   }
 }

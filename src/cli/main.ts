@@ -3,7 +3,7 @@
 // and turns every failure into one line on stderr with the contract's exit code.
 import yargs, { type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT } from "./errors.js";
+import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT, UserInputError } from "./errors.js";
 import { toolVersion } from "./io.js";
 
 /**
@@ -90,7 +90,7 @@ export function applyGlobalOptions(argv: { chdir?: unknown; color?: unknown }): 
 }
 
 function reportFailure(e: unknown, debug: boolean): number {
-  if (e instanceof CliError) {
+  if (e instanceof UserInputError) {
     process.stderr.write(`cf-waf-migrate: ${e.message}\n`);
     return e.exitCode;
   }

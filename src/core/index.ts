@@ -31,6 +31,7 @@ export { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory
 export { buildReport, TOOL_NAME } from "./report.js";
 export { FINDING_CODES, highestSeverity, severityRank, sortFindings, tripsFailOn, type FindingCode } from "./findings.js";
 export * from "./legacy-types.js";
+export { UserInputError } from "./user-input-error.js";
 export { providerFindings, type ProviderGateInput, type ProviderGateResult } from "./provider-gate.js";
 export { auditCertificates, type Certificate } from "./certs.js";
 export { decorateReport, migrationStage, serviceFindings, withServiceAnswers, type ServiceAnswers } from "./service-view.js";

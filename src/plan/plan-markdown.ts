@@ -15,7 +15,7 @@ export interface PlanMarkdownInput {
    * commands are built from, so the count a reviewer reads is the count the command removes.
    */
   stateRemovals: string[];
-  /** The "Versions" section (src/cli/plan-versions.ts), after the zones. */
+  /** The "Versions" section (src/plan/versions.ts), after the zones. */
   versions?: string[];
   /** Replaces "provider N" after "Ruleset syntax:" (which provider version the ruleset was written for). */
   syntaxLabel?: string;
@@ -80,7 +80,7 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
     noun: "removal lists",
     priority: 4,
   });
-  // Which versions run the steps and what the ruleset was fitted to (src/cli/plan-versions.ts), after the zones.
+  // Which versions run the steps and what the ruleset was fitted to (src/plan/versions.ts), after the zones.
   const versions = trimBlankEnds(input.versions ?? []);
   if (versions.length) sections.push({ open: [""], items: [versions], close: [], noun: "version sections", priority: 2 });
   sections.push({

@@ -11,7 +11,7 @@ import yargs from "yargs";
 
 import { certsCommand, parseAsOf } from "../../src/cli/commands/certs.js";
 import { onlyAdmittedMajor as majorOfConstraints } from "../../src/core/provider-version.js";
-import { CliError } from "../../src/cli/errors.js";
+import { CliError, UserInputError } from "../../src/cli/errors.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = path.join(ROOT, "testdata/certificates");
@@ -52,7 +52,7 @@ async function certs(args: string[]): Promise<Run> {
       .parseAsync();
     exitCode = Number(process.exitCode ?? 0);
   } catch (e) {
-    if (!(e instanceof CliError)) throw e;
+    if (!(e instanceof UserInputError)) throw e; // what main.ts reports as one line
     stderr += `cf-waf-migrate: ${e.message}\n`;
     exitCode = e.exitCode;
   } finally {

@@ -20,7 +20,7 @@ vi.mock("@cdktn/hcl-tools", async (importOriginal) => {
 
 import { manyInstancesCorpus } from "../../scripts/bench/generate.mjs";
 import { analyze } from "../../src/core/analyze.js";
-import { assemblePlan } from "../../src/cli/plan-artifacts.js";
+import { assemblePlan } from "../../src/plan/artifacts.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../src/terraform/versions/providers.js";
 import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { tempDir } from "../support/workdir.js";

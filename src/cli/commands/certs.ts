@@ -8,7 +8,7 @@
 // file is never overwritten without --force. Edits the editor refuses are listed, not written.
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { auditEstateCertificates } from "../../certs/audit.js";
-import { buildCertificateFix, PatchWriteError } from "../../certs/fix.js";
+import { buildCertificateFix } from "../../certs/fix.js";
 import type { CaTarget } from "../../core/cert-fix.js";
 import { toIsoDay } from "../../core/certs.js";
 import { renderCertsText, type CertFixSummary, type CertsReport } from "../../render/certs-text.js";
@@ -73,8 +73,6 @@ export const certsCommand: CommandModule<object, CertsArgs> = {
         patchFile: argv["patch-file"] ?? DEFAULT_PATCH_FILE,
         force: argv.force,
         asOf,
-      }).catch((e: unknown) => {
-        throw e instanceof PatchWriteError ? new CliError(e.message) : e;
       });
       report.certs.fix = fix.summary;
       if (!argv.quiet) process.stderr.write(fixNotice(fix.summary));

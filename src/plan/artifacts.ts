@@ -6,7 +6,7 @@ import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
-import { buildPlanSteps } from "../plan/steps.js";
+import { buildPlanSteps } from "./steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { dropConstructs } from "../terraform/cf-terraforming/fit.js";
@@ -18,14 +18,14 @@ import { describeExposing, legacyRemovalSet, referenceLine } from "../terraform/
 import { parseAddress } from "../core/address.js";
 import { patchPath } from "../core/patch-base.js";
 import { legacyResourceSet } from "../core/resource-match.js";
-import { gitApplyCommand } from "../plan/steps.js";
-import type { ScriptInput } from "../plan/migrate-script.js";
+import { gitApplyCommand } from "./steps.js";
+import type { ScriptInput } from "./migrate-script.js";
 import { lockedVersions, type ProviderInfo } from "../terraform/versions/providers.js";
 import type { Workspace } from "../terraform/inventory/workspace.js";
-import { CliError } from "./errors.js";
+import { UserInputError } from "../core/user-input-error.js";
 import { RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
 import type { RulesetFit } from "../core/version-fit.js";
-import { fitFindings, fitZoneRuleset, planVersions, withoutComputedFields, type VersionsReport } from "./plan-versions.js";
+import { fitFindings, fitZoneRuleset, planVersions, withoutComputedFields, type VersionsReport } from "./versions.js";
 
 export const ARTIFACTS = {
   ruleset: "ruleset.tf",
@@ -298,13 +298,13 @@ export async function writeArtifacts(
   await mkdir(dir, { recursive: true });
   if (!force) {
     const existing = await existingFiles(dir, files.map(([name]) => name));
-    if (existing.length) throw new CliError(`${dir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
+    if (existing.length) throw new UserInputError(`${dir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
   }
   for (const [name, text] of files) {
     try {
       await writeNewFile(path.join(dir, name), text, { force });
     } catch (e) {
-      if (e instanceof FileExistsError) throw new CliError(`${path.join(dir, name)} appeared while writing: use --force to overwrite`);
+      if (e instanceof FileExistsError) throw new UserInputError(`${path.join(dir, name)} appeared while writing: use --force to overwrite`);
       throw e;
     }
   }

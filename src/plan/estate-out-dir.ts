@@ -11,11 +11,11 @@ import type { InstanceAnalysis } from "../estate/analyze.js";
 import type { EstateInstance } from "../estate/load.js";
 import { hasMigration, instanceOutDir, renderEstateMarkdown, type PlannedInstance } from "../estate/plan-order.js";
 import { buildEstateReport } from "../estate/report.js";
-import { renderMigrateScript } from "../plan/migrate-script.js";
-import { renderPlanMarkdown } from "../plan/plan-markdown.js";
+import { renderMigrateScript } from "./migrate-script.js";
+import { renderPlanMarkdown } from "./plan-markdown.js";
 import { writeNewFile } from "../terraform/edit/fs-atomic.js";
-import { CliError } from "./errors.js";
-import { artifactFiles, existingFiles, scriptInput, writeArtifacts, type AssembledPlan } from "./plan-artifacts.js";
+import { UserInputError } from "../core/user-input-error.js";
+import { artifactFiles, existingFiles, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
 
 export const ESTATE_MD = "ESTATE.md";
 
@@ -57,7 +57,7 @@ export async function writeEstatePlans(input: {
     for (const c of contents) {
       for (const name of await existingFiles(c.dir, artifactFiles(c.content).map(([n]) => n))) existing.push(path.join(input.outDir, path.relative(top, c.dir), name));
     }
-    if (existing.length) throw new CliError(`${input.outDir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
+    if (existing.length) throw new UserInputError(`${input.outDir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
   }
   const written: string[] = [];
   for (const c of contents) {
