@@ -1,6 +1,7 @@
 // The shape of src/ that the rest of the design leans on: no runtime import cycle anywhere (a cycle makes
 // the load order decide which module sees the other half-initialised), and a core that does no I/O and
-// imports no other layer, so every layer (CLI, library, online, sandbox) can share it.
+// imports no other layer, so every layer (CLI, library, online, sandbox) can share it; and nothing below the
+// CLI reaches up into it.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -94,6 +95,14 @@ describe("src/ layering", () => {
     const b = path.join(SRC, "b.ts");
     const c = path.join(SRC, "c.ts");
     expect(cycles(new Map([[a, [b]], [b, [a]], [c, [a]]]))).toEqual([["src/a.ts", "src/b.ts"]]);
+  });
+
+  it("keeps the CLI on top: nothing outside src/cli imports it (the library export shares the layers below)", () => {
+    const cli = path.join(SRC, "cli") + path.sep;
+    const offenders = files
+      .filter((f) => !f.startsWith(cli))
+      .flatMap((f) => importsOf(f).flatMap((e) => (resolveLocal(f, e.specifier)?.startsWith(cli) ? [`${path.relative(ROOT, f)} imports ${e.specifier}`] : [])));
+    expect(offenders).toEqual([]);
   });
 
   it("keeps src/core pure: no I/O module and no other layer imported", () => {
