@@ -9,8 +9,10 @@ export const finalPlanStep: ApplyStep = {
   number: 6,
   name: "final-plan",
   title: "Plan again, expecting no changes",
-  async done() {
-    return null;
+  async done(ctx) {
+    // With the blocks kept and their state entries gone, a plan shows the legacy resources to create: the
+    // expected state until the other holders have migrated, not something to check or apply.
+    return ctx.migration.keepBlocks ? "not planned while the legacy blocks are kept (see step 5): the plan would show them to be created; never apply it" : null;
   },
   async run(ctx) {
     const options = { refresh: false };

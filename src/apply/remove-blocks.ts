@@ -15,7 +15,8 @@ export const removeBlocksStep: ApplyStep = {
   name: "remove-blocks",
   title: "Delete the legacy blocks from the configuration",
   async done(ctx) {
-    return ctx.migration.edits.length === 0 ? "no legacy block left in the configuration" : null;
+    if (ctx.migration.edits.length === 0) return "no legacy block left in the configuration";
+    return ctx.migration.keepBlocks ?? null;
   },
   async run(ctx) {
     const { edits, patch } = ctx.migration;

@@ -23,6 +23,7 @@ export function applyJson(report: ApplyReport): Record<string, unknown> {
           steps: report.rehearsal.steps.map((s) => ({ number: s.number, name: s.name, title: s.title, status: s.status, commands: s.commands, detail: s.detail })),
         }
       : null,
+    ...(report.keptBlocks ? { keptBlocks: report.keptBlocks } : {}),
     exitCode: report.exitCode,
   };
 }

@@ -21,7 +21,9 @@ import { ApplyRefusedError, StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
 import { planCheckStep } from "./plan-check.js";
-import { preflight, resolveChdir, type PreflightInput } from "./preflight.js";
+import { legacyResourcesOf, preflight, resolveChdir, type PreflightInput } from "./preflight.js";
+import { selectedWorkspace } from "./rehearsal-workspace.js";
+import { blockHolders, keepBlocksReason } from "./shared-blocks.js";
 import { rehearse } from "./rehearsal.js";
 import { removeBlocksStep } from "./remove-blocks.js";
 import { stateRmStep } from "./state-rm.js";
@@ -59,6 +61,11 @@ export interface ApplyOptions {
   readStdin?: () => Promise<Buffer>;
   /** Builds the terraform runner (tests wrap the real one); default createTerraformCli. */
   createCli?: (options: { bin: string; cwd: string; env?: Record<string, string>; onCommand?: (command: string) => void }) => TerraformCli;
+  /**
+   * Delete legacy blocks even when another workspace or root may still hold instances of them (the user
+   * knows those states hold nothing); default: keep them then (shared-blocks.ts).
+   */
+  removeSharedBlocks?: boolean;
   /** Dry run only: rehearse steps 3-7 on a throwaway copy (default true; `--no-rehearsal` turns it off). */
   rehearsal?: boolean;
   /** Called with each command line before it runs (progress output). */
@@ -131,6 +138,32 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };
+    if (pre.migration.edits.length > 0 && options.removeSharedBlocks !== true) {
+      const holders = await blockHolders({
+        chdir,
+        cwd,
+        workspace: options.workspace ?? selectedWorkspace(chdir),
+        edits: pre.migration.edits,
+        legacyResources: legacyResourcesOf(pre.migration),
+        pull: {
+          bin,
+          createCli: (o) => {
+            const other = make({ bin: o.bin, cwd: o.cwd, env: o.env, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
+            return {
+              bin: other.bin,
+              cwd: other.cwd,
+              run(args, runOptions) {
+                sink.push(formatCommandLine(other.bin, args));
+                return other.run(args, runOptions);
+              },
+            };
+          },
+        },
+      });
+      const reason = keepBlocksReason(holders);
+      pre.migration.keepBlocks = reason;
+      if (reason !== null) report.keptBlocks = { reason, ...holders };
+    }
     ctx = {
       cli,
       chdir,

@@ -29,6 +29,11 @@ export interface Migration {
   edits: FileEdit[];
   /** The edits as one unified diff (what `plan --out-dir` writes as legacy-removal.patch). */
   patch: string;
+  /**
+   * Why the blocks stay for now (another workspace or root still holds instances of them, or cannot be
+   * read: shared-blocks.ts); null or absent: step 5 deletes them.
+   */
+  keepBlocks?: string | null;
 }
 
 /** Everything the steps read; steps update `stateList` and `backupPath` as they go. */
@@ -118,6 +123,8 @@ export interface ApplyReport {
   error: ApplyError | null;
   /** The dry run's rehearsal on a throwaway copy; null when not a dry run or --no-rehearsal. */
   rehearsal: RehearsalReport | null;
+  /** Set when the legacy blocks are kept because other states may still hold them (shared-blocks.ts). */
+  keptBlocks?: { reason: string; sharedFiles: string[]; callers: string[]; holders: string[]; unreadable: string[] };
   /** 0 done (or dry run fine), 1 stopped (a command failed, or changes remain), 2 refused or bad input. */
   exitCode: 0 | 1 | 2;
 }

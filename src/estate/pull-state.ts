@@ -48,6 +48,8 @@ export interface PullStateOptions {
   createCli?: (options: { bin: string; cwd: string; env: Record<string, string>; timeoutMs?: number }) => TerraformCli;
   /** Called once per command line before it runs (progress output). */
   onCommand?: (command: string) => void;
+  /** Workspaces not to pull (a state the caller already holds): listed, but no `state pull`. */
+  skipWorkspace?: (root: string, workspace: string) => boolean;
 }
 
 /** One workspace's state, as `--state ROOT=FILE` gives it to the estate loader, but read live. */
@@ -103,7 +105,7 @@ export async function pullStates(options: PullStateOptions): Promise<PullOutcome
   const perRoot = await mapLimit(options.roots, jobs, async (root) => {
     const runDir = flavor === "terragrunt" ? root.dir : cwd;
     const cli = make({ bin, cwd: runDir, env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
-    return pullRoot(cli, root, flavor, cwd, redactEnv);
+    return pullRoot(cli, root, flavor, cwd, redactEnv, options.skipWorkspace);
   });
   return { states: perRoot.flatMap((r) => r.states), errors: perRoot.flatMap((r) => r.errors) };
 }
@@ -114,7 +116,14 @@ export function pullArgs(flavor: TerraformFlavor, chdir: string, what: "workspac
   return [`-chdir=${chdir}`, ...what.split(" ")];
 }
 
-async function pullRoot(cli: TerraformCli, root: PullRoot, flavor: TerraformFlavor, cwd: string, redactEnv: (t: string) => string): Promise<PullOutcome> {
+async function pullRoot(
+  cli: TerraformCli,
+  root: PullRoot,
+  flavor: TerraformFlavor,
+  cwd: string,
+  redactEnv: (t: string) => string,
+  skipWorkspace: PullStateOptions["skipWorkspace"],
+): Promise<PullOutcome> {
   const chdir = toSlash(path.relative(cwd, root.dir)) || ".";
   const fail = async (workspace: string | null, command: string, result: CliResult | null, error?: unknown): Promise<PullOutcome> => ({
     states: [],
@@ -134,6 +143,7 @@ async function pullRoot(cli: TerraformCli, root: PullRoot, flavor: TerraformFlav
 
   const out: PullOutcome = { states: [], errors: [] };
   for (const workspace of workspaces) {
+    if (skipWorkspace?.(root.path, workspace)) continue;
     const args = pullArgs(flavor, chdir, "state pull");
     const source = `TF_WORKSPACE=${workspace} ${formatCommandLine(cli.bin, args)}`;
     let result: CliResult;

@@ -122,8 +122,8 @@ describe("runApply", () => {
     expect(report.backup).toBeNull();
     expect(statuses(report)).toEqual(APPLY_STEPS.map((s) => `${s.name}:would-run`));
     expect(snapshot(work.dir)).toEqual(before);
-    expect(calls(work).map((c) => c.slice(0, c[0] === "state" ? 2 : 1).join(" "))).toEqual(["version", "state pull", "state list", "state rm"]);
-    expect(calls(work)[3]![2]).toBe("-dry-run");
+    expect(calls(work).map((c) => c.slice(0, c[0] === "state" ? 2 : c[0] === "-chdir=." ? 3 : 1).join(" "))).toEqual(["version", "state pull", "state list", "-chdir=. workspace list", "state rm"]);
+    expect(calls(work)[4]![2]).toBe("-dry-run");
   });
 
   it("a resumed run after the state removal: the module's zones still resolve (through for_each and state) to the imported rulesets", async () => {

@@ -26,8 +26,12 @@ import {
   type Work,
 } from "../apply/helpers.js";
 
-const READ_ONLY = new Set(["version", "state list", "state pull", "state rm -dry-run"]);
-const kind = (argv: string[]) => (argv[0] === "state" ? (argv[1] === "rm" && argv[2] === "-dry-run" ? "state rm -dry-run" : `state ${argv[1]}`) : argv[0]!);
+const READ_ONLY = new Set(["version", "state list", "state pull", "state rm -dry-run", "workspace list"]);
+const kind = (full: string[]) => {
+  const argv = full[0]?.startsWith("-chdir=") ? full.slice(1) : full;
+  if (argv[0] === "workspace") return `workspace ${argv[1]}`;
+  return argv[0] === "state" ? (argv[1] === "rm" && argv[2] === "-dry-run" ? "state rm -dry-run" : `state ${argv[1]}`) : argv[0]!;
+};
 
 async function apply(work: Work, args: string[], env: Record<string, string> = {}) {
   return runCli(["apply", ...args], { cwd: work.dir, env: envFor(work, env) });
@@ -51,6 +55,8 @@ describe("cf-waf-migrate apply", () => {
       ["version", "-json"],
       ["state", "pull"],
       ["state", "list"],
+      // Does another workspace still hold the legacy blocks? (read-only; shared-blocks.ts)
+      ["-chdir=.", "workspace", "list"],
       ["import", "-input=false", "-no-color", SHOP_RULESET, `zone/${SHOP}/${SHOP_RS}`],
       ["import", "-input=false", "-no-color", BLOG_RULESET, `zone/${BLOG}/${BLOG_RS}`],
       [...plan, `-target=${SHOP_RULESET}`, `-target=${BLOG_RULESET}`],
@@ -109,7 +115,7 @@ describe("cf-waf-migrate apply", () => {
     expect(snapshot(work.dir)).toEqual(before);
     expect(existsSync(path.join(work.dir, ".cf-waf-migrate"))).toBe(false);
     const seen = calls(work).map(kind);
-    expect(seen).toEqual(["version", "state pull", "state list", "state rm -dry-run"]);
+    expect(seen).toEqual(["version", "state pull", "state list", "workspace list", "state rm -dry-run"]);
     expect(seen.every((k) => READ_ONLY.has(k))).toBe(true);
     expect(r.stdout).toContain("dry run, nothing is changed");
     expect(r.stdout).toContain(`→ 2. Import the entry point rulesets (would run)`);
@@ -139,7 +145,7 @@ describe("cf-waf-migrate apply", () => {
     expect(rm.commands[0]).toMatch(/^terraform state rm -dry-run /);
     expect(rm.commands[1]).toMatch(/^terraform state rm cloudflare_waf_group\.retired /);
     expect(rm.commands[1]).toContain(`'module.waf["shop"].cloudflare_waf_group.off["de677e5818985db1285d0e80225f06e5"]'`);
-    expect(report.preflight.commands).toEqual(["terraform version -json", "terraform state pull", "terraform state list"]);
+    expect(report.preflight.commands).toEqual(["terraform version -json", "terraform state pull", "terraform state list", "terraform -chdir=. workspace list"]);
   });
 
   it.each([
@@ -275,7 +281,7 @@ describe("cf-waf-migrate apply", () => {
     const { report, exitCode } = await applyJson(work, [...IDS, "--terraform-bin", "tofu", "--yes"], { FAKE_TF_FLAVOR: "tofu" });
     expect(exitCode).toBe(0);
     expect(report.terraform).toEqual({ flavor: "tofu", version: "1.9.0" });
-    expect(report.preflight.commands).toEqual(["tofu version -json", "tofu version", "tofu state pull", "tofu state list"]);
+    expect(report.preflight.commands).toEqual(["tofu version -json", "tofu version", "tofu state pull", "tofu state list", "tofu -chdir=. workspace list"]);
     expect(report.steps[1].commands[0]).toBe(`tofu import -input=false -no-color ${SHOP_RULESET} zone/${SHOP}/${SHOP_RS}`);
     const text = await apply(work, [...IDS, "--terraform-bin", "tofu"], { FAKE_TF_FLAVOR: "tofu" });
     expect(text.stdout).toContain("OpenTofu 1.9.0 (tofu) in .");

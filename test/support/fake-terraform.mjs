@@ -8,6 +8,7 @@
 //   state pull
 //   import [-input=false] [-no-color] [-state=F] [-lock=…] ADDR ID   adds a cloudflare_ruleset-like instance
 //   plan [-detailed-exitcode] [-refresh=false] [-input=false] [-no-color] [-lock=…] [-target=…] [-out=…]
+//   workspace list                          default and terraform.tfstate.d/<name>/, TF_WORKSPACE marked
 //   fmt [-check] [-recursive] [-diff] [-list=…] [-write=…] [PATH...]     always "formatted", exit 0
 //   Global option -chdir=DIR before the subcommand. Anything else exits 1.
 //
@@ -217,7 +218,10 @@ function parseModule(s) {
 
 function statePath(flags) {
   if (flags.state) return path.resolve(flags.state);
-  return path.resolve(env.FAKE_TF_STATE || "terraform.tfstate");
+  if (env.FAKE_TF_STATE) return path.resolve(env.FAKE_TF_STATE);
+  // The local backend's layout: the default workspace's state in the root, the others' under terraform.tfstate.d/.
+  const ws = selectedWorkspace();
+  return path.resolve(ws === "default" ? "terraform.tfstate" : path.join("terraform.tfstate.d", ws, "terraform.tfstate"));
 }
 
 function readState(file) {
@@ -598,6 +602,23 @@ function cmdFmt(args) {
   );
 }
 
+function selectedWorkspace() {
+  return (env.TF_WORKSPACE ?? "").trim() || "default";
+}
+
+/** `workspace list`: default, then every terraform.tfstate.d/<name>/ directory, the selected one marked. */
+function cmdWorkspaceList() {
+  let names = [];
+  try {
+    names = fs.readdirSync("terraform.tfstate.d", { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    names = [];
+  }
+  const selected = selectedWorkspace();
+  for (const n of ["default", ...names.sort()]) out(`${n === selected ? "*" : " "} ${n}\n`);
+  out("\n");
+}
+
 // ---- dispatch -------------------------------------------------------------------------------------
 
 function main() {
@@ -614,6 +635,10 @@ function main() {
   if (cmd === "state" && ["list", "rm", "pull"].includes(sub)) {
     name = `state ${sub}`;
     run = { list: cmdStateList, rm: cmdStateRm, pull: cmdStatePull }[sub];
+    rest = args.slice(2);
+  } else if (cmd === "workspace" && sub === "list") {
+    name = "workspace list";
+    run = cmdWorkspaceList;
     rest = args.slice(2);
   } else if (["version", "import", "plan", "fmt"].includes(cmd)) {
     name = cmd;

@@ -21,6 +21,7 @@ export interface ApplyArgs extends OnlineArgs {
   "terraform-bin": string;
   yes: boolean;
   "accept-changes": boolean;
+  "remove-shared-blocks": boolean;
   chdir?: string;
   workspace?: string;
   "ruleset-id": string[];
@@ -47,6 +48,11 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option("terraform-bin", { type: "string", default: "terraform", describe: "terraform, tofu, or a path to either" })
       .option("yes", { type: "boolean", default: false, describe: "really change state and files (default: dry run, read-only commands only)" })
       .option("accept-changes", { type: "boolean", default: false, describe: "go on when the plan check shows changes to the imported ruleset" })
+      .option("remove-shared-blocks", {
+        type: "boolean",
+        default: false,
+        describe: "delete the legacy blocks even when another workspace of this root, or another root calling the same module, may still hold them (by default they are kept until the last one has migrated)",
+      })
       .option("chdir", { type: "string", describe: "DIR: switch to DIR first, as terraform -chdir does: the root module terraform runs in, every path relative to it (default: the single scanned directory)" })
       .option("workspace", { type: "string", describe: "the root's workspace to migrate (sets TF_WORKSPACE for every terraform call)" })
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
@@ -80,6 +86,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       yes: argv.yes,
       rehearsal: argv.rehearsal,
       acceptChanges: argv["accept-changes"],
+      removeSharedBlocks: argv["remove-shared-blocks"],
       rulesetIds,
       zonePlans,
       configJson,
