@@ -10,6 +10,12 @@ export default defineConfig({
     // processes (forks), and every test works in its own temporary directory.
     pool: "forks",
     maxWorkers: 3,
+    // Each worker keeps its module graph from one test file to the next instead of importing every module
+    // again per file: measured on the 65 files of test/core, render, terraform, estate and online on a quiet
+    // 2-core machine, 137 s CPU and 71 s wall with isolation, 65 s CPU and 35 s wall without. Tests share no
+    // module state they rely on (each works in its own temporary directory, restores spies and exit codes),
+    // and the whole suite passes this way.
+    isolate: false,
     // Deadlines, not speed checks: generous enough for a busy shared machine running three files at once.
     testTimeout: 120_000,
     hookTimeout: 120_000,
