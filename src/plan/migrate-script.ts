@@ -245,6 +245,36 @@ export function renderMigrateScript(input: ScriptInput): string {
     w("fi");
     w();
   }
+  // The blocks are the same for every workspace of this root: one whose state still holds their instances
+  // would destroy them at its next apply (resetting its live WAF) once they are deleted. Read-only check.
+  w("# Other workspaces of this root instantiate the same blocks: deleting them while one still holds legacy");
+  w("# instances would make that workspace's next apply destroy them, resetting its live WAF.");
+  w('if [ "${REMOVE_SHARED_BLOCKS:-0}" != 1 ]; then');
+  w("  HOLDERS=()");
+  w('  SELECTED="$("$TF" workspace show)" || fail "$TF workspace show failed: nothing more was changed"');
+  w('  WORKSPACES="$("$TF" workspace list)" || fail "$TF workspace list failed: nothing more was changed"');
+  w("  while IFS= read -r line; do");
+  w("    # A workspace line is `* name` or `  name`; terraform adds a note when TF_WORKSPACE is set.");
+  w('    [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
+  w('    ws="${BASH_REMATCH[1]}"');
+  w('    [ "$ws" != "$SELECTED" ] || continue');
+  w('    if ! other="$(TF_WORKSPACE="$ws" "$TF" state list 2>/dev/null)"; then');
+  w("      # A workspace that was never applied has no state: it holds nothing.");
+  w('      why="$(TF_WORKSPACE="$ws" "$TF" state list 2>&1 >/dev/null || true)"');
+  w('      grep -q "No state file was found" <<<"$why" && continue');
+  w('      HOLDERS+=("$ws (its state cannot be read)"); continue');
+  w("    fi");
+  w('    [ -n "$other" ] || continue');
+  w('    while IFS= read -r res; do');
+  w('      if is_legacy_resource "$res"; then HOLDERS+=("$ws"); break; fi');
+  w('    done < <(resource_of <<<"$other")');
+  w('  done <<<"$WORKSPACES"');
+  w('  if [ "${#HOLDERS[@]}" -gt 0 ]; then');
+  w('    echo "stopping before step 6: workspace(s) ${HOLDERS[*]} of this root still hold legacy instances, and the blocks are theirs too. Migrate them (TF_WORKSPACE=NAME bash migrate.sh), then run this script again; REMOVE_SHARED_BLOCKS=1 deletes the blocks anyway. Do not apply this workspace meanwhile: its plan shows the kept blocks to be created"');
+  w("    exit 0");
+  w("  fi");
+  w("fi");
+  w();
   w('step "6: delete the legacy blocks (only once state holds no instance of them)"');
   w("find_legacy_in_state");
   w('if [ "${#FOUND[@]}" -gt 0 ]; then');

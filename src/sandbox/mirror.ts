@@ -2,6 +2,7 @@
 // offline, several versions side by side, and the CLI configuration that points Terraform at it.
 //
 //   DIR/mirror/registry.terraform.io/cloudflare/cloudflare/<version>/linux_amd64/terraform-provider-cloudflare_v<version>
+//   DIR/mirror/registry.opentofu.org/cloudflare/cloudflare/…   the same packages, for OpenTofu
 //   DIR/double.env          where the double's code, node and certificate are (read by the wrapper)
 //   DIR/tls/                the plugin's certificate, made once
 //   DIR/terraform.rc        provider_installation { filesystem_mirror { ... } }
@@ -18,6 +19,12 @@ import { writeFileAtomicSync } from "./fs-sync.js";
 import { ensureServerIdentity } from "./provider/tls.js";
 
 export const PROVIDER_SOURCE = "registry.terraform.io/cloudflare/cloudflare";
+/**
+ * OpenTofu resolves `cloudflare/cloudflare` on its own registry's host: the mirror holds the same packages
+ * under it too, so `tofu init` installs the double from the same CLI configuration.
+ */
+export const OPENTOFU_PROVIDER_SOURCE = "registry.opentofu.org/cloudflare/cloudflare";
+const MIRRORED_SOURCES = [PROVIDER_SOURCE, OPENTOFU_PROVIDER_SOURCE];
 
 export interface MirrorLayout {
   /** The directory given to buildMirror. */
@@ -70,10 +77,12 @@ export function buildMirror(dir: string, versions: string[] = servedVersions()):
   const known = new Set(servedVersions());
   for (const version of versions) {
     if (!known.has(version)) throw new Error(`the provider double has no schemas for version ${version} (served: ${[...known].join(", ")})`);
-    const pkg = join(mirrorDir, PROVIDER_SOURCE, version, "linux_amd64");
-    mkdirSync(pkg, { recursive: true });
-    const exe = join(pkg, `terraform-provider-cloudflare_v${version}`);
-    writeFileAtomicSync(exe, wrapperScript(version), 0o755);
+    for (const source of MIRRORED_SOURCES) {
+      const pkg = join(mirrorDir, source, version, "linux_amd64");
+      mkdirSync(pkg, { recursive: true });
+      const exe = join(pkg, `terraform-provider-cloudflare_v${version}`);
+      writeFileAtomicSync(exe, wrapperScript(version), 0o755);
+    }
   }
   const tlsDir = join(root, "tls");
   ensureServerIdentity(tlsDir);
@@ -96,7 +105,7 @@ export function buildMirror(dir: string, versions: string[] = servedVersions()):
       "provider_installation {",
       "  filesystem_mirror {",
       `    path    = ${JSON.stringify(mirrorDir)}`,
-      `    include = [${JSON.stringify(PROVIDER_SOURCE)}]`,
+      `    include = [${MIRRORED_SOURCES.map((s) => JSON.stringify(s)).join(", ")}]`,
       "  }",
       "}",
       "disable_checkpoint = true",

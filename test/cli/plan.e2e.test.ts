@@ -1,6 +1,6 @@
 // End-to-end: `cf-waf-migrate plan` on the fixtures, its artifacts, and migrate.sh against the fake terraform.
 import { execa } from "execa";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
@@ -147,6 +147,9 @@ describe("cf-waf-migrate plan", () => {
       "plan -refresh=false",
       "state rm",
       "state rm",
+      // Before step 6: does another workspace still hold the blocks? (read-only)
+      "workspace show",
+      "workspace list",
       "plan -detailed-exitcode",
     ]);
     const [dryRun, realRm] = significant.filter((c) => c[1] === "rm");
@@ -167,6 +170,38 @@ describe("cf-waf-migrate plan", () => {
     expect(again.stdout).toContain("already deleted: skipping");
     const second = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]);
     expect(second.some((c) => c[0] === "import" || c[1] === "rm")).toBe(false);
+  });
+
+  it("migrate.sh keeps the legacy blocks while another workspace of the root still holds them, and deletes them once it has migrated", async () => {
+    const work = copyFixture("multi-zone");
+    const out = tempDir();
+    await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
+    await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
+    await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
+    // Workspace `staging` (the local backend's layout) has not migrated: its state holds the legacy instances.
+    const staging = path.join(work, "terraform.tfstate.d", "staging", "terraform.tfstate");
+    mkdirSync(path.dirname(staging), { recursive: true });
+    copyFileSync(path.join(work, "terraform.tfstate"), staging);
+    const stagingBefore = readFileSync(staging, "utf8");
+    const legacyBefore = readFileSync(path.join(work, "modules/waf/main.tf"), "utf8");
+    const env = { PATH: `${fakeTerraformBin()}:${process.env.PATH}` };
+
+    const first = await execa("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: work, env, reject: false });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout).toContain("stopping before step 6: workspace(s) staging of this root still hold legacy instances");
+    expect(readFileSync(path.join(work, "modules/waf/main.tf"), "utf8")).toBe(legacyBefore);
+    const own = JSON.parse(readFileSync(path.join(work, "terraform.tfstate"), "utf8")) as { resources: { type: string }[] };
+    expect(own.resources.filter((r) => /^cloudflare_waf_/.test(r.type))).toEqual([]);
+    // staging's state was only read.
+    expect(readFileSync(staging, "utf8")).toBe(stagingBefore);
+
+    const stagingState = JSON.parse(readFileSync(staging, "utf8")) as { resources: { type: string }[] };
+    stagingState.resources = stagingState.resources.filter((r) => !/^cloudflare_waf_/.test(r.type));
+    writeFileSync(staging, JSON.stringify(stagingState));
+    const second = await execa("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: work, env, reject: false });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.stdout).not.toContain("stopping before step 6");
+    expect(readFileSync(path.join(work, "modules/waf/main.tf"), "utf8")).not.toContain("cloudflare_waf_package");
   });
 
   it("migrate.sh refuses to change state without --yes when nobody can answer, and honours TF=tofu", async () => {

@@ -32,7 +32,11 @@ export class TerraformHarness {
   readonly mirror: MirrorLayout;
   private readonly groups = new Set<number>();
 
-  constructor(versions: string[]) {
+  /** `bin`: the binary every command runs (TERRAFORM, or `tofu` for OpenTofu). */
+  constructor(
+    versions: string[],
+    readonly bin: string = TERRAFORM,
+  ) {
     this.base = mkdtempSync(path.join(os.tmpdir(), "cfwm-double-"));
     this.mirror = buildMirror(path.join(this.base, "box"), versions);
   }
@@ -59,7 +63,7 @@ export class TerraformHarness {
 
   run(cwd: string, args: string[], env: Record<string, string>): Promise<TfResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn(TERRAFORM, args, {
+      const child = spawn(this.bin, args, {
         cwd,
         // Its own process group, so that teardown can kill terraform and every plugin it started at once.
         detached: true,

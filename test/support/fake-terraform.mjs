@@ -9,6 +9,7 @@
 //   import [-input=false] [-no-color] [-state=F] [-lock=…] ADDR ID   adds a cloudflare_ruleset-like instance
 //   plan [-detailed-exitcode] [-refresh=false] [-input=false] [-no-color] [-lock=…] [-target=…] [-out=…]
 //   workspace list                          default and terraform.tfstate.d/<name>/, TF_WORKSPACE marked
+//   workspace show                          TF_WORKSPACE, else default
 //   fmt [-check] [-recursive] [-diff] [-list=…] [-write=…] [PATH...]     always "formatted", exit 0
 //   Global option -chdir=DIR before the subcommand. Anything else exits 1.
 //
@@ -636,9 +637,9 @@ function main() {
     name = `state ${sub}`;
     run = { list: cmdStateList, rm: cmdStateRm, pull: cmdStatePull }[sub];
     rest = args.slice(2);
-  } else if (cmd === "workspace" && sub === "list") {
-    name = "workspace list";
-    run = cmdWorkspaceList;
+  } else if (cmd === "workspace" && (sub === "list" || sub === "show")) {
+    name = `workspace ${sub}`;
+    run = sub === "list" ? cmdWorkspaceList : () => out(`${selectedWorkspace()}\n`);
     rest = args.slice(2);
   } else if (["version", "import", "plan", "fmt"].includes(cmd)) {
     name = cmd;
