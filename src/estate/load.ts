@@ -81,14 +81,16 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
     opts.cwd,
     errors,
   );
-  const byInstance = new Map<EstateRoot, Map<string, { files: string[]; states: StateRead[] }>>();
-  const add = (root: EstateRoot, workspace: string, file: string, state: StateRead) => {
+  const byInstance = new Map<EstateRoot, Map<string, { files: string[]; states: StateRead[]; workspaceCertain: boolean }>>();
+  /** `certain`: the state says which workspace it is (where the local backend keeps it, or pulled with TF_WORKSPACE). */
+  const add = (root: EstateRoot, workspace: string, file: string, state: StateRead, certain: boolean) => {
     let perRoot = byInstance.get(root);
     if (!perRoot) byInstance.set(root, (perRoot = new Map()));
     let inst = perRoot.get(workspace);
-    if (!inst) perRoot.set(workspace, (inst = { files: [], states: [] }));
+    if (!inst) perRoot.set(workspace, (inst = { files: [], states: [], workspaceCertain: true }));
     inst.files.push(file);
     inst.states.push(state);
+    inst.workspaceCertain &&= certain;
   };
   for (const r of read) {
     const arg = args[r.index]!;
@@ -100,7 +102,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
       continue;
     }
     if (!kept.has(owned.owner.root)) continue; // another shard's root
-    add(owned.owner.root, owned.owner.workspace, arg.file === "-" ? "-" : displayPath(abs!, base), r.state);
+    add(owned.owner.root, owned.owner.workspace, arg.file === "-" ? "-" : displayPath(abs!, base), r.state, abs !== null && isLocalBackendState(abs, owned.owner.root.dir));
   }
   const owned = [...(opts.ownedStates ?? [])];
   if (opts.pullStates) {
@@ -111,7 +113,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   const byPath = new Map(roots.map((r) => [r.path, r]));
   for (const s of owned) {
     const root = byPath.get(s.root);
-    if (root) add(root, s.workspace, s.label, s.state);
+    if (root) add(root, s.workspace, s.label, s.state, true);
   }
 
   const rootVariables = await loadRootVariables(
@@ -126,11 +128,13 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   const instances: EstateInstance[] = [];
   for (const root of roots) {
     const sub = perRoot.get(root)!;
-    const workspaces = byInstance.get(root) ?? new Map([[DEFAULT_WORKSPACE, { files: [], states: [] }]]);
+    const workspaces = byInstance.get(root) ?? new Map([[DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
     for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) {
-      const { files, states } = workspaces.get(workspace)!;
+      const { files, states, workspaceCertain } = workspaces.get(workspace)!;
       // A fresh context per instance: module instances and values are per root, files are cached per context.
-      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, states.length > 0 ? workspace : configOnlyWorkspace(root.dir));
+      // A state saved anywhere (`state pull > prod.tfstate`) may come from any workspace: unknown then.
+      const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnlyWorkspace(root.dir);
+      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, terraformWorkspace);
       const resources = buildInventory(sub, states, evaluation);
       const domain = readDomain(resources, errors);
       const ws: Workspace = {
@@ -166,17 +170,30 @@ export function dedupeErrors(errors: InputError[]): InputError[] {
 /**
  * The workspace terraform would run a root in when no state names one (a configuration-only instance), or
  * null when that cannot be known offline: `TF_WORKSPACE` when set; else the workspace `.terraform/environment`
- * selects; else `default` when the root shows no other workspace (no `terraform.tfstate.d/`); otherwise null.
- * With a state, its own workspace (the state file's workspace directory, or the one it was pulled from) is used.
+ * selects; else `default` when the root is initialised here (a `.terraform/` without that file selects
+ * default). An uninitialised checkout says nothing: its workspaces may live in a remote backend, and
+ * guessing `default` would drop a `count = terraform.workspace == "prod" ? 1 : 0` instance unseen.
+ * With a state, its own workspace when certain (see isLocalBackendState, `--pull-state`).
  */
 export function configOnlyWorkspace(rootDir: string, env: Record<string, string | undefined> = process.env): string | null {
   const fromEnv = env.TF_WORKSPACE?.trim();
   if (fromEnv) return fromEnv;
+  const dataDir = env.TF_DATA_DIR ? path.resolve(rootDir, env.TF_DATA_DIR) : path.join(rootDir, ".terraform");
   try {
-    const selected = readFileSync(path.join(rootDir, ".terraform", "environment"), "utf8").trim();
+    const selected = readFileSync(path.join(dataDir, "environment"), "utf8").trim();
     if (selected !== "") return selected;
   } catch {
     // no selection recorded: fall through
   }
-  return existsSync(path.join(rootDir, "terraform.tfstate.d")) ? null : DEFAULT_WORKSPACE;
+  return existsSync(dataDir) ? DEFAULT_WORKSPACE : null;
+}
+
+/**
+ * Where the local backend keeps a workspace's state: `ROOT/terraform.tfstate` (default) or
+ * `ROOT/terraform.tfstate.d/<ws>/terraform.tfstate`. A file anywhere else (a saved `state pull`) may come
+ * from any workspace.
+ */
+function isLocalBackendState(abs: string, rootDir: string): boolean {
+  const rel = path.relative(rootDir, abs).split(path.sep);
+  return (rel.length === 1 && rel[0] === "terraform.tfstate") || (rel.length === 3 && rel[0] === "terraform.tfstate.d" && rel[2] === "terraform.tfstate");
 }

@@ -1,11 +1,14 @@
-// `terraform.workspace` in a configuration-only instance: evaluated to the workspace terraform would run in
-// (TF_WORKSPACE, `.terraform/environment`, else `default` when the root has no terraform.tfstate.d/), and
-// unresolved when that is not known offline. The root is the common real-world shape: one zone per
+// `terraform.workspace`: evaluated to the workspace terraform would run in when that is certain, unresolved
+// otherwise. With a state: its workspace when the state was read where the local backend keeps it
+// (ROOT/terraform.tfstate.d/<ws>/, ROOT/terraform.tfstate) or pulled; a state saved anywhere else may come
+// from any workspace. Without: TF_WORKSPACE, `.terraform/environment`, else `default` in an initialised
+// checkout; an uninitialised one says nothing (its workspaces may be in a remote backend). The root is the common real-world shape: one zone per
 // workspace through a map, and a rule counted on for prod only.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { configOnlyWorkspace, loadEstate } from "../../src/estate/load.js";
+import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
 
 const MAIN_TF = `
@@ -47,10 +50,63 @@ describe("terraform.workspace in a configuration-only instance", () => {
     expect(rules.map((r) => [r.address, r.zoneId])).toEqual([["cloudflare_waf_rule.sqli[0]", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"]]);
   });
 
-  it("is default without other workspace evidence (count 0: no instance), and unknown with terraform.tfstate.d/", () => {
-    expect(configOnlyWorkspace(root(), {})).toBe("default");
+  it("is default in an initialised checkout with no selection, unknown in an uninitialised one (never a guessed count 0)", async () => {
+    const initialised = root();
+    mkdirSync(path.join(initialised, ".terraform"));
+    expect(configOnlyWorkspace(initialised, {})).toBe("default");
+    expect(configOnlyWorkspace(root(), {})).toBeNull();
     expect(configOnlyWorkspace(root({ stateDir: true }), {})).toBeNull();
+    // Uninitialised: the rule's count is unknown, so it is not silently dropped.
+    const rules = await sqli(root());
+    expect(rules.map((r) => r.address)).toEqual(["cloudflare_waf_rule.sqli"]);
     expect(configOnlyWorkspace(root({ stateDir: true }), { TF_WORKSPACE: "staging" })).toBe("staging");
     expect(configOnlyWorkspace(root({ environment: "staging" }), { TF_WORKSPACE: "prod" })).toBe("prod");
+  });
+});
+
+// Through the CLI on the estate fixture's shape (settings from YAML by workspace name).
+const EU_ZONE = "1b2c3d4e5f60718293a4b5c6d7e8f901";
+/** A workspace created (`terraform workspace new eu`) but not applied yet: its state holds nothing. */
+const EMPTY_STATE = JSON.stringify({ version: 4, terraform_version: "1.11.0", serial: 1, lineage: "eu", outputs: {}, resources: [] });
+
+interface ScanJson {
+  resources: { address: string; zoneId: string | null; workspace: string }[];
+  findings: { code: string; message: string }[];
+}
+
+function stagingEstate(): string {
+  const top = tempDir("cfwm-tfws-estate-");
+  cpSync(path.join(TESTDATA, "estate/live/staging"), path.join(top, "live/staging"), { recursive: true });
+  cpSync(path.join(TESTDATA, "estate/modules"), path.join(top, "modules"), { recursive: true });
+  return top;
+}
+
+async function scanStaging(top: string, state: string): Promise<ScanJson> {
+  const r = await runCli(["scan", "live/staging", "--state", state, "--format", "json"], { cwd: top });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as ScanJson;
+}
+
+const owasp = (j: ScanJson) => j.resources.filter((r) => r.address.endsWith("cloudflare_waf_package.owasp"));
+
+describe("terraform.workspace with a state", () => {
+  it("is the workspace whose state comes from ROOT/terraform.tfstate.d/<ws>/: the settings YAML picks that workspace's zone", async () => {
+    const top = stagingEstate();
+    const dir = path.join(top, "live/staging/terraform.tfstate.d/eu");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "terraform.tfstate"), EMPTY_STATE);
+    const j = await scanStaging(top, "live/staging/terraform.tfstate.d/eu/terraform.tfstate");
+    expect(owasp(j).map((r) => [r.workspace, r.zoneId])).toEqual([["eu", EU_ZONE]]);
+    expect(j.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.message.includes("terraform.workspace"))).toEqual([]);
+  });
+
+  it("stays unknown for a state saved elsewhere (it may come from any workspace), and says how to make it known", async () => {
+    const top = stagingEstate();
+    writeFileSync(path.join(top, "live/staging/saved.tfstate"), EMPTY_STATE);
+    const j = await scanStaging(top, "live/staging/saved.tfstate");
+    expect(owasp(j).every((r) => r.zoneId === null || !/^[0-9a-f]{32}$/.test(r.zoneId))).toBe(true);
+    const unresolved = j.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.message.includes("terraform.workspace"));
+    expect(unresolved.length).toBeGreaterThan(0);
+    expect(unresolved[0]!.message).toContain("terraform.tfstate.d/<workspace>/");
   });
 });

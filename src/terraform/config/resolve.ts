@@ -56,7 +56,10 @@ export class EvaluationContext {
     allNodes: ModuleNode[],
     private readonly rootVariables: RootVariables,
     private readonly displayFile: (abs: string) => string,
-    /** What `terraform.workspace` evaluates to; null: not known offline (VALUE_UNRESOLVED). */
+    /**
+     * What `terraform.workspace` evaluates to, when certain; null: not known offline (VALUE_UNRESOLVED), since
+     * one configuration plans differently in each workspace.
+     */
     private readonly workspace: string | null = null,
   ) {
     const children = new Map<ModuleNode, ModuleNode[]>();
@@ -157,7 +160,11 @@ export class EvaluationContext {
         return new Unknown(`path.${name} is not known`);
       case "terraform":
         if (name === "workspace" && this.workspace !== null) return this.workspace;
-        return new Unknown(`terraform.${name} depends on how terraform is run (workspace)`);
+        return new Unknown(
+          name === "workspace"
+            ? "terraform.workspace is not known offline: pass the workspace's state from ROOT/terraform.tfstate.d/<workspace>/ (ROOT/terraform.tfstate for default), use --pull-state, or set TF_WORKSPACE"
+            : `terraform.${name} depends on how terraform is run`,
+        );
       case "data":
         return new Unknown(`data.${parts.slice(1).join(".")} is read from the provider when terraform plans`);
       case "module":
