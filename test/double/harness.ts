@@ -9,9 +9,25 @@ import { expect } from "vitest";
 import { startApiServer, type ApiServer } from "../../dist/sandbox/index.js";
 import { BIN } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { TerraformHarness, type Root } from "../sandbox/harness.js";
+import { OWASP_PACKAGE, ROBOTS_GROUP, TerraformHarness, ZONE_ID, type Root } from "../sandbox/harness.js";
 
 export { legacyZone, providerBlock, TerraformHarness, ZONE_ID, OWASP_PACKAGE, CF_PACKAGE, ROBOTS_GROUP, WP_GROUP, SQLI_RULE, type Root } from "../sandbox/harness.js";
+
+/** The smallest legacy WAF: the OWASP package and one group turned off, in the zone of the double's account. */
+export const PACKAGE_AND_GROUP = `resource "cloudflare_waf_package" "owasp" {
+  zone_id     = "${ZONE_ID}"
+  package_id  = "${OWASP_PACKAGE}"
+  sensitivity = "low"
+  action_mode = "block"
+}
+
+resource "cloudflare_waf_group" "bad_robots" {
+  zone_id    = "${ZONE_ID}"
+  package_id = "${OWASP_PACKAGE}"
+  group_id   = "${ROBOTS_GROUP}"
+  mode       = "off"
+}
+`;
 
 /** Generous: apply --yes runs terraform several times, and two cores are shared by many. */
 const TOOL_LIMIT_MS = 600_000;

@@ -11,25 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGroup } from "../e2e/helpers.js";
 import { BIN, ROOT } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { expectCleanPlan, initAndApply, legacyZone, OWASP_PACKAGE, placeRuleset, planMigration, providerBlock, ROBOTS_GROUP, newHarness, ZONE_ID, type Root, type TerraformHarness } from "./harness.js";
+import { expectCleanPlan, initAndApply, legacyZone, PACKAGE_AND_GROUP, placeRuleset, planMigration, providerBlock, newHarness, ZONE_ID, type Root, type TerraformHarness } from "./harness.js";
 import { equivalentConfig, migrate } from "../../dist/sandbox/api/migration.js";
 
 const KILLER = path.join(ROOT, "test/double/kill-terraform.sh");
 
-const WAF = `resource "cloudflare_waf_package" "owasp" {
-  zone_id     = "${ZONE_ID}"
-  package_id  = "${OWASP_PACKAGE}"
-  sensitivity = "low"
-  action_mode = "block"
-}
-
-resource "cloudflare_waf_group" "bad_robots" {
-  zone_id    = "${ZONE_ID}"
-  package_id = "${OWASP_PACKAGE}"
-  group_id   = "${ROBOTS_GROUP}"
-  mode       = "off"
-}
-`;
+const WAF = PACKAGE_AND_GROUP;
 
 let h: TerraformHarness;
 let root: Root;

@@ -9,24 +9,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { OPENTOFU_PROVIDER_SOURCE, packageHash, PROVIDER_SOURCE } from "../../dist/sandbox/mirror.js";
-import { expectCleanPlan, initAndApply, legacyZone, migrateZones, OWASP_PACKAGE, placeRuleset, planMigration, providerBlock, ROBOTS_GROUP, startApi, tool, TerraformHarness, ZONE_ID } from "./harness.js";
+import { expectCleanPlan, initAndApply, legacyZone, PACKAGE_AND_GROUP, migrateZones, placeRuleset, planMigration, providerBlock, startApi, tool, TerraformHarness, ZONE_ID } from "./harness.js";
 
 const TOFU = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "tofu")).find((f) => existsSync(f));
 
-const MAIN = `resource "cloudflare_waf_package" "owasp" {
-  zone_id     = "${ZONE_ID}"
-  package_id  = "${OWASP_PACKAGE}"
-  sensitivity = "low"
-  action_mode = "block"
-}
-
-resource "cloudflare_waf_group" "bad_robots" {
-  zone_id    = "${ZONE_ID}"
-  package_id = "${OWASP_PACKAGE}"
-  group_id   = "${ROBOTS_GROUP}"
-  mode       = "off"
-}
-`;
+const MAIN = PACKAGE_AND_GROUP;
 
 const harnesses: TerraformHarness[] = [];
 afterAll(() => {
