@@ -1,9 +1,21 @@
-// Step 6 (plan step 7): `plan -detailed-exitcode -refresh=false` over the whole root module. Exit 0: the
-// migration is complete. Exit 2: changes remain, shown, and the run exits 1.
-import { formatCommandLine, plan, planArgs } from "../terraform/runner/index.js";
+// Step 6 (plan step 7): `plan -detailed-exitcode -refresh=false -out=…` over the whole root module, the plan
+// saved next to the state backup (`.cf-waf-migrate/final-<UTC>.tfplan`). Exit 0: the migration is complete.
+// Exit 2 with root output changes only (outputs that exposed legacy blocks were removed with them): `apply
+// --yes` applies that saved plan, exactly what was checked, which writes the outputs to the state and changes
+// nothing in Cloudflare; left unapplied, the next `terraform apply` of anyone would do it anyway. Any other
+// change: shown, nothing applied, and the run exits 1.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { applySavedPlan, applySavedPlanArgs, formatCommandLine, plan, planArgs } from "../terraform/runner/index.js";
 import { onlyOutputChanges } from "../terraform/runner/plan.js";
+import { BACKUP_DIR, display, utcStamp } from "./backup.js";
 import { StepFailedError } from "./errors.js";
-import type { ApplyStep } from "./types.js";
+import type { ApplyContext, ApplyStep } from "./types.js";
+
+/** Where the final plan is saved (relative to the root, where terraform runs). */
+export function finalPlanFile(ctx: Pick<ApplyContext, "now">): string {
+  return path.join(BACKUP_DIR, `final-${utcStamp(ctx.now())}.tfplan`);
+}
 
 export const finalPlanStep: ApplyStep = {
   number: 6,
@@ -15,22 +27,36 @@ export const finalPlanStep: ApplyStep = {
     return ctx.migration.keepBlocks ? "not planned while the legacy blocks are kept (see step 5): the plan would show them to be created; never apply it" : null;
   },
   async run(ctx) {
-    const options = { refresh: false };
     if (ctx.dryRun) {
-      return { status: "would-run", detail: "would plan the root module and expect no changes", wouldRun: [formatCommandLine(ctx.cli.bin, planArgs(options))] };
+      return {
+        status: "would-run",
+        detail: "would plan the root module and expect no changes (or root output changes only, which it would apply from the saved plan)",
+        wouldRun: [formatCommandLine(ctx.cli.bin, planArgs({ refresh: false, out: finalPlanFile(ctx) }))],
+      };
     }
-    const result = await plan(ctx.cli, options);
-    // Root outputs removed with the legacy blocks (they only exposed them) change the outputs in state
-    // and nothing else: that is the expected end, said as such.
+    const out = finalPlanFile(ctx);
+    await mkdir(path.join(ctx.chdir, BACKUP_DIR), { recursive: true });
+    const result = await plan(ctx.cli, { refresh: false, out });
+    const shown = display(ctx, path.join(ctx.chdir, out));
     if (result.changes && onlyOutputChanges(result.stdout)) {
+      const chdir = display(ctx, ctx.chdir);
+      const command = formatCommandLine(ctx.terraform.flavor, [...(chdir === "." ? [] : [`-chdir=${chdir}`]), ...applySavedPlanArgs(out)]);
+      try {
+        await applySavedPlan(ctx.cli, out);
+      } catch (e) {
+        throw new StepFailedError(
+          `the plan changes root module outputs only (outputs that exposed legacy blocks were removed), but applying it failed; run \`${command}\` (from this directory) to save them to the state`,
+          ctx.redact(e instanceof Error ? e.message : String(e)),
+        );
+      }
       return {
         status: "done",
-        detail: `no resource changes; only root module outputs change (outputs that exposed legacy blocks were removed): \`${ctx.terraform.flavor} apply -refresh=false\` saves that to the state without changing anything in Cloudflare`,
+        detail: `no resource changes; only root module outputs changed (outputs that exposed legacy blocks were removed): applied the saved plan ${shown}, which saved them to the state without changing anything in Cloudflare`,
       };
     }
     if (result.changes) {
       throw new StepFailedError(
-        `changes remain: the plan is not empty. Review them (\`${ctx.terraform.flavor} plan -refresh=false\`) and fix the configuration; never apply a plan that destroys a legacy resource`,
+        `changes remain: the plan is not empty (saved as ${shown} for review with \`${ctx.terraform.flavor} show ${shown}\`). Fix the configuration; never apply a plan that destroys a legacy resource`,
         ctx.redact(result.stdout).trim(),
       );
     }

@@ -17,6 +17,7 @@ import { comparePaths, DEFAULT_WORKSPACE, estateRoots, subtrees, type EstateRoot
 import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
 import { workspaceOrder } from "./order.js";
 import path from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 
 /** A state read elsewhere (`--pull-state`) whose root and workspace are already known. */
 export interface OwnedState {
@@ -129,7 +130,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
     for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) {
       const { files, states } = workspaces.get(workspace)!;
       // A fresh context per instance: module instances and values are per root, files are cached per context.
-      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display);
+      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, states.length > 0 ? workspace : configOnlyWorkspace(root.dir));
       const resources = buildInventory(sub, states, evaluation);
       const domain = readDomain(resources, errors);
       const ws: Workspace = {
@@ -160,4 +161,22 @@ export function dedupeErrors(errors: InputError[]): InputError[] {
     seen.add(k);
     return true;
   });
+}
+
+/**
+ * The workspace terraform would run a root in when no state names one (a configuration-only instance), or
+ * null when that cannot be known offline: `TF_WORKSPACE` when set; else the workspace `.terraform/environment`
+ * selects; else `default` when the root shows no other workspace (no `terraform.tfstate.d/`); otherwise null.
+ * With a state, its own workspace (the state file's workspace directory, or the one it was pulled from) is used.
+ */
+export function configOnlyWorkspace(rootDir: string, env: Record<string, string | undefined> = process.env): string | null {
+  const fromEnv = env.TF_WORKSPACE?.trim();
+  if (fromEnv) return fromEnv;
+  try {
+    const selected = readFileSync(path.join(rootDir, ".terraform", "environment"), "utf8").trim();
+    if (selected !== "") return selected;
+  } catch {
+    // no selection recorded: fall through
+  }
+  return existsSync(path.join(rootDir, "terraform.tfstate.d")) ? null : DEFAULT_WORKSPACE;
 }

@@ -63,7 +63,8 @@ describe("cf-waf-migrate apply", () => {
       ["state", "rm", "-dry-run", ...REMOVALS],
       ["state", "rm", ...REMOVALS],
       ["state", "list"],
-      plan,
+      // The final plan is saved next to the backup (applied from there when it changes root outputs only).
+      [...plan, expect.stringMatching(/^-out=\.cf-waf-migrate\/final-\d{8}T\d{6}Z\.tfplan$/)],
     ]);
 
     // The backup is `state pull` output byte for byte, i.e. the state file before the run.

@@ -1,6 +1,7 @@
 // Terraform and TFLint users' habits (issue 17): -no-color/--no-color, -chdir/--chdir with terraform's
 // meaning, --json, --minimum-failure-severity, and two or three examples plus the exit codes in every
 // command's --help. One spawn per behaviour, run side by side.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli, TESTDATA, type CliResult } from "../support/cli.js";
@@ -19,10 +20,11 @@ let textNoColor: CliResult;
 let badDir: CliResult;
 let contradiction: CliResult;
 let notice: CliResult;
+let version: CliResult;
 let helps: CliResult[];
 
 beforeAll(async () => {
-  [plain, chdir, textNoColor, badDir, contradiction, notice, ...helps] = await Promise.all([
+  [plain, chdir, textNoColor, badDir, contradiction, notice, version, ...helps] = await Promise.all([
     runCli(["scan", "testdata/multi-zone", "--state", "testdata/multi-zone/terraform.tfstate", "--format", "json"]),
     // terraform's spelling, from another directory: every path after it is relative to DIR.
     runCli(["scan", `-chdir=${path.relative(TESTDATA, MZ)}`, "--state", "terraform.tfstate", "--json", "--minimum-failure-severity", "warning"], { cwd: TESTDATA }),
@@ -30,6 +32,7 @@ beforeAll(async () => {
     runCli(["scan", "--chdir", "no/such/dir"]),
     runCli(["scan", MZ, "--fail-on", "error", "--minimum-failure-severity", "warning"]),
     runCli(["gate", "--chdir", MZ, "--state", "terraform.tfstate", "--minimum-failure-severity", "notice", "--format", "compact"]),
+    runCli(["--version"]),
     ...COMMANDS.map((c) => runCli([c, "--help"])),
   ]);
 }, 120_000);
@@ -43,6 +46,13 @@ describe("CLI habits of Terraform and TFLint users", () => {
     expect(a.root).toBe("testdata/multi-zone");
     expect(b.root).toBe(".");
     expect(b.findings).toEqual(a.findings);
+  });
+
+  it("--version prints the package's version and nothing else", () => {
+    const pkg = JSON.parse(readFileSync(path.join(TESTDATA, "..", "package.json"), "utf8")) as { version: string };
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout.trim()).toBe(pkg.version);
+    expect(version.stderr).toBe("");
   });
 
   it("-no-color wins over FORCE_COLOR", () => {

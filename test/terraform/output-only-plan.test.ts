@@ -62,9 +62,14 @@ describe.runIf(existsSync(TERRAFORM))("a plan that changes root outputs only", (
 describe.runIf(existsSync(TERRAFORM))("apply's final plan", () => {
   it("is done when only root outputs change, and fails on a resource change", async () => {
     const { outputsOnly, withResource } = await realPlans();
+    const dir = tempDir("cfwm-finalplan-");
     const ctx = (plan: { code: number; stdout: string }) =>
       ({
-        cli: { bin: "terraform", cwd: "/", run: async () => ({ exitCode: plan.code, stdout: plan.stdout, stderr: "", timedOut: false }) },
+        // The recorded plan for `plan`; `apply` of the saved plan succeeds.
+        cli: { bin: "terraform", cwd: "/", run: async (args: string[]) => (args[0] === "apply" ? { exitCode: 0, stdout: "", stderr: "", timedOut: false } : { exitCode: plan.code, stdout: plan.stdout, stderr: "", timedOut: false }) },
+        chdir: dir,
+        cwd: dir,
+        now: () => new Date(0),
         dryRun: false,
         terraform: { flavor: "terraform", version: "1.11.0" },
         redact: (t: string) => t,

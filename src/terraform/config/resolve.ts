@@ -56,6 +56,8 @@ export class EvaluationContext {
     allNodes: ModuleNode[],
     private readonly rootVariables: RootVariables,
     private readonly displayFile: (abs: string) => string,
+    /** What `terraform.workspace` evaluates to; null: not known offline (VALUE_UNRESOLVED). */
+    private readonly workspace: string | null = null,
   ) {
     const children = new Map<ModuleNode, ModuleNode[]>();
     for (const n of allNodes) if (n.parent) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
@@ -154,6 +156,7 @@ export class EvaluationContext {
         if (name === "root" || name === "cwd") return mi.root.node.dir.dir;
         return new Unknown(`path.${name} is not known`);
       case "terraform":
+        if (name === "workspace" && this.workspace !== null) return this.workspace;
         return new Unknown(`terraform.${name} depends on how terraform is run (workspace)`);
       case "data":
         return new Unknown(`data.${parts.slice(1).join(".")} is read from the provider when terraform plans`);

@@ -47,3 +47,14 @@ export async function plan(cli: TerraformCli, options: PlanOptions = {}): Promis
 export function onlyOutputChanges(stdout: string): boolean {
   return /without changing any real infrastructure/.test(stdout) && !/^Plan: \d+ to /m.test(stdout);
 }
+
+/** `terraform apply -input=false -no-color PLANFILE`: applies exactly a plan saved with `-out`, no prompt. */
+export function applySavedPlanArgs(planFile: string): string[] {
+  return ["apply", "-input=false", "-no-color", planFile];
+}
+
+export async function applySavedPlan(cli: TerraformCli, planFile: string): Promise<{ stdout: string; stderr: string }> {
+  const result = await cli.run(applySavedPlanArgs(planFile));
+  if (result.exitCode === 0) return { stdout: result.stdout, stderr: result.stderr };
+  throw commandError(result, result.timedOut ? "timed out" : undefined);
+}
