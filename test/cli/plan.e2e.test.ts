@@ -26,10 +26,16 @@ async function planJson(args: string[], cwd = MZ) {
   return { ...r, report: JSON.parse(r.stdout) };
 }
 
+// Two tests only read the output of the same read-only run (multi-zone, both ruleset ids, JSON, no --out-dir):
+// one CLI process serves both. Each test parses its own copy, so neither can change what the other sees.
+let withIds: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
+const planWithIds = () => (withIds ??= runCli(["plan", ".", "--state", "terraform.tfstate", "--format", "json", ...IDS], { cwd: MZ }));
+
 describe("cf-waf-migrate plan", () => {
   it("JSON: step 0 then the seven steps, state removal before block deletion, every address quoted", async () => {
-    const { report, exitCode } = await planJson(IDS);
-    expect(exitCode).toBe(0);
+    const r = await planWithIds();
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
     const steps: Step[] = report.plan.steps;
     expect(steps.map((s) => s.number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const all = steps.flatMap((s) => s.commands.map((c) => ({ n: s.number, c })));
@@ -274,7 +280,7 @@ describe("cf-waf-migrate plan", () => {
   });
 
   it("the report stays the scan report plus the plan (golden JSON)", async () => {
-    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--format", "json"], { cwd: MZ });
+    const r = await planWithIds();
     expect(r.exitCode).toBe(0);
     expectGolden(path.join(MZ, "expected/plan.json"), JSON.stringify(normalizeReport(r.stdout), null, 2) + "\n");
   });
