@@ -5,6 +5,7 @@ import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
 import { readStdin } from "./io.js";
 import { parsePairs, variableArgs, type CommonArgs } from "./options.js";
+import { normalizeRootPath } from "../core/shard.js";
 import { CliError } from "./errors.js";
 import { ProgressBar } from "./progress.js";
 
@@ -42,7 +43,8 @@ export function rulesetRootsOf(argv: CommonArgs, estate: Estate): Record<string,
   const pairs = parsePairs(argv["ruleset-root"] ?? [], "ruleset-root");
   const known = new Set(estate.roots.map((r) => r.path));
   for (const [zone, root] of Object.entries(pairs)) {
-    const normalized = root.replace(/\/+$/, "").replace(/^\.\//, "") || ".";
+    // The one spelling of a root path (also what --shard hashes): `./live/prod/` is `live/prod`.
+    const normalized = normalizeRootPath(root);
     if (!known.has(normalized)) throw new CliError(`--ruleset-root ${zone}=${root}: not a root module of this run (roots: ${[...known].join(", ")})`);
     pairs[zone] = normalized;
   }

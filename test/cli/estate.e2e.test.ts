@@ -102,6 +102,9 @@ describe("estate: the whole fixture", () => {
     const zoneA = report.zones.filter((z) => z.zoneId === A);
     expect(zoneA.find((z) => z.root === "live/edge")!.imports).toHaveLength(1);
     expect(zoneA.find((z) => z.root === "live/prod")!.rulesetIn).toEqual({ root: "live/edge", workspace: "default" });
+    // Any spelling of the same root names it (the one path convention): ./live//edge/ is live/edge.
+    const spelled = await json(["scan", ".", ...stateArgs(STATES), "--ruleset-root", `${A}=./live//edge/`]);
+    expect(spelled.report.zones).toEqual(report.zones);
   });
 
   it("lists the already-migrated root and the root without Cloudflare as instances with no zone to migrate", async () => {
