@@ -129,6 +129,28 @@ describe("content", () => {
     expect(ready).toEqual({ status: "ready", reasons: ["RULESET_ID_UNKNOWN"] });
   });
 
+  it("an error about the zone's instance as a whole (no zone id) blocks each zone of that instance, as the text summary says", () => {
+    // The hand report without its own blockers: every zone compatible, no error finding.
+    const clean = (): Report => {
+      const x = handReport();
+      x.findings = x.findings.filter((f) => f.severity !== "error");
+      x.zones = x.zones.map((z) => ({ ...z, compatible: true, unresolved: [] }));
+      return x;
+    };
+    const r = clean();
+    const before = zoneViews(r).map((v) => v.status);
+    expect(before.filter((s) => s !== "blocked").length).toBeGreaterThan(0);
+    r.findings.push({ code: "PROVIDER_FEATURE_MISSING", severity: "error", message: "the provider cannot import a ruleset", zoneId: null, address: null, file: "versions.tf", line: 3 });
+    const after = zoneViews(r);
+    expect(after.map((v) => v.status)).toEqual(after.map(() => "blocked"));
+    const wasOpen = before.findIndex((s) => s !== "blocked");
+    expect(after[wasOpen]!.reasons[0]).toMatch(/^PROVIDER_FEATURE_MISSING: /);
+    // A warning without a zone blocks nothing.
+    const w = clean();
+    w.findings.push({ code: "REMOTE_MODULE_NOT_FOLLOWED", severity: "warning", message: "", zoneId: null, address: null, file: null, line: null });
+    expect(zoneViews(w).map((v) => v.status)).toEqual(before);
+  });
+
   it("paranoia level is one below the lowest disabled paranoia category, else the ruleset default", () => {
     const rule = (cats: number[]) => ({
       action: "execute",

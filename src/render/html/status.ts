@@ -49,15 +49,18 @@ export function zoneViews(report: Report): ZoneView[] {
   return report.zones.map((zone, i) => {
     const z = zone as ZoneReport & EstatePlace;
     const findings = byKey.get(key(z.zoneId, z)) ?? [];
-    const { status, reasons } = statusOf(z, findings);
+    // Errors about the zone's instance as a whole (a provider that cannot import the ruleset, a kept
+    // reference) block each of its zones, as the text and Markdown summary say (estate/summary.ts).
+    const instanceErrors = (byKey.get(key(null, z)) ?? []).filter((f) => f.severity === "error");
+    const { status, reasons } = statusOf(z, findings, instanceErrors);
     if (z.rulesetIn) reasons.push(`its one ruleset, with this root's skip rules, is generated in ${instanceLabel(z.rulesetIn)}`);
     return { anchor: `zone-${i + 1}`, zone: z, findings, status, reasons };
   });
 }
 
-export function statusOf(zone: ZoneReport, findings: Finding[]): { status: ZoneStatus; reasons: string[] } {
+export function statusOf(zone: ZoneReport, findings: Finding[], instanceErrors: Finding[] = []): { status: ZoneStatus; reasons: string[] } {
   // A blocker says what it is in a sentence: the reviewer deciding from the overview may not know the codes.
-  const errors = codeCounts(findings.filter((f) => f.severity === "error")).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
+  const errors = codeCounts([...findings.filter((f) => f.severity === "error"), ...instanceErrors]).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
   if (!zone.compatible && !errors.some((c) => c.startsWith("URI_WAF_OVERRIDE"))) errors.push(`not compatible: ${ruleDoc("URI_WAF_OVERRIDE").short}`);
   if (errors.length) return { status: "blocked", reasons: errors };
   const unresolved = zone.unresolved?.length ?? 0;
