@@ -4,7 +4,7 @@
 // is reported. The user's files, state and data directory are never written: every command runs in the
 // copy with its own TF_DATA_DIR. Without installed providers it says so and the dry run stays read-only.
 import { rmSync } from "node:fs";
-import { formatCommandLine, stateList, type TerraformCli } from "../terraform/runner/index.js";
+import { recordingCli, stateList, type TerraformCli } from "../terraform/runner/index.js";
 import { StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
@@ -64,14 +64,7 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
     env: { TF_DATA_DIR: copy.dataDir, TF_WORKSPACE: workspace === DEFAULT_WORKSPACE ? "" : workspace, TF_IN_AUTOMATION: "1" },
     ...(options.onCommand ? { onCommand: options.onCommand } : {}),
   });
-  const cli: TerraformCli = {
-    bin: inner.bin,
-    cwd: inner.cwd,
-    run(args, runOptions) {
-      sink.push(formatCommandLine(inner.bin, args));
-      return inner.run(args, runOptions);
-    },
-  };
+  const cli = recordingCli(inner, () => sink);
   try {
     const init = await cli.run(["init", "-input=false", "-no-color", `-plugin-dir=${providers}`]);
     if (init.exitCode !== 0) {

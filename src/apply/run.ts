@@ -9,7 +9,7 @@ import path from "node:path";
 import type { ZonePlan } from "../core/model.js";
 import {
   createTerraformCli,
-  formatCommandLine,
+  recordingCli,
   secretRedactor,
   TerraformError,
   TerraformNotFoundError,
@@ -110,20 +110,8 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     if (bin.includes("/") && !path.isAbsolute(bin)) bin = path.resolve(cwd, bin);
     const make = options.createCli ?? ((o) => createTerraformCli(o));
     if (options.workspace !== undefined && !WORKSPACE_NAME.test(options.workspace)) throw new ApplyRefusedError([`--workspace ${JSON.stringify(options.workspace)}: not a workspace name (letters, digits, - and _)`]);
-    const inner = make({
-      bin,
-      cwd: chdir,
-      ...(options.workspace !== undefined ? { env: { TF_WORKSPACE: options.workspace } } : {}),
-      ...(options.onCommand ? { onCommand: options.onCommand } : {}),
-    });
-    const cli: TerraformCli = {
-      bin: inner.bin,
-      cwd: inner.cwd,
-      run(args, runOptions) {
-        sink.push(formatCommandLine(inner.bin, args));
-        return inner.run(args, runOptions);
-      },
-    };
+    const onCommand = options.onCommand ? { onCommand: options.onCommand } : {};
+    const cli = recordingCli(make({ bin, cwd: chdir, ...(options.workspace !== undefined ? { env: { TF_WORKSPACE: options.workspace } } : {}), ...onCommand }), () => sink);
     const pre = await preflight({
       cli,
       paths,
@@ -147,17 +135,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
         legacyResources: legacyResourcesOf(pre.migration),
         pull: {
           bin,
-          createCli: (o) => {
-            const other = make({ bin: o.bin, cwd: o.cwd, env: o.env, ...(options.onCommand ? { onCommand: options.onCommand } : {}) });
-            return {
-              bin: other.bin,
-              cwd: other.cwd,
-              run(args, runOptions) {
-                sink.push(formatCommandLine(other.bin, args));
-                return other.run(args, runOptions);
-              },
-            };
-          },
+          createCli: (o) => recordingCli(make({ bin: o.bin, cwd: o.cwd, env: o.env, ...onCommand }), () => sink),
         },
       });
       const reason = keepBlocksReason(holders);

@@ -95,6 +95,21 @@ export function commandError(result: CliResult, detail?: string): TerraformComma
   );
 }
 
+/**
+ * `cli` with each command line appended, before it runs, to the list `into()` returns at that moment (the
+ * current step's record: callers move it from step to step).
+ */
+export function recordingCli(cli: TerraformCli, into: () => string[]): TerraformCli {
+  return {
+    bin: cli.bin,
+    cwd: cli.cwd,
+    run(args, runOptions) {
+      into().push(formatCommandLine(cli.bin, args));
+      return cli.run(args, runOptions);
+    },
+  };
+}
+
 /** The execa implementation of TerraformCli. */
 export function createTerraformCli(options: TerraformCliOptions = {}): TerraformCli {
   const bin = options.bin ?? "terraform";
