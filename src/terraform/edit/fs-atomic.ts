@@ -130,27 +130,13 @@ async function replaceRegularFile(path: string, data: string | Uint8Array | Iter
   }
   const backupPath = backup && mode !== null ? await backupFile(path, fs) : null;
 
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  let created = false;
-  try {
-    const handle = await fs.open(tmp, "wx", mode ?? newFileMode);
-    created = true;
-    try {
-      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
-      else await writeBatched(handle, data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+  await viaTempFile(path, data, mode ?? newFileMode, fs, async (tmp) => {
     // open() applies the umask; give the replacement exactly the old file's bits.
     if (mode !== null) await fs.chmod(tmp, mode);
     await fs.rename(tmp, path);
-    created = false;
-  } finally {
-    if (created) await fs.unlink(tmp).catch(() => undefined);
-  }
-  await syncDir(dir, fs);
+    return "consumed";
+  });
+  await syncDir(dirname(path), fs);
   return { backupPath };
 }
 
@@ -241,19 +227,7 @@ export async function writeNewFile(path: string, data: string | Uint8Array, opts
     await writeFileAtomic(path, data, { fs });
     return;
   }
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  let created = false;
-  try {
-    const handle = await fs.open(tmp, "wx", 0o666);
-    created = true;
-    try {
-      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
-      else await writeBatched(handle, data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+  await viaTempFile(path, data, 0o666, fs, async (tmp) => {
     try {
       await fs.link(tmp, path);
     } catch (e) {
@@ -262,10 +236,39 @@ export async function writeNewFile(path: string, data: string | Uint8Array, opts
       if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw e;
       await writeExclusive(path, data, fs);
     }
+    return "left"; // the link is a second name: the temporary one goes
+  });
+  await syncDir(dirname(path), fs);
+}
+
+/**
+ * Writes `data` to a new temporary file next to `path` (created exclusively, fsynced) and hands it to
+ * `place` (rename it over `path`, or link it to `path`). The temporary name is removed afterwards unless
+ * `place` consumed it, and whenever anything failed.
+ */
+async function viaTempFile(
+  path: string,
+  data: string | Uint8Array | Iterable<string>,
+  mode: number,
+  fs: AtomicFs,
+  place: (tmp: string) => Promise<"consumed" | "left">,
+): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  let left = false;
+  try {
+    const handle = await fs.open(tmp, "wx", mode);
+    left = true;
+    try {
+      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+      else await writeBatched(handle, data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    left = (await place(tmp)) === "left";
   } finally {
-    if (created) await fs.unlink(tmp).catch(() => undefined);
+    if (left) await fs.unlink(tmp).catch(() => undefined);
   }
-  await syncDir(dir, fs);
 }
 
 async function writeExclusive(path: string, data: string | Uint8Array, fs: AtomicFs): Promise<void> {
