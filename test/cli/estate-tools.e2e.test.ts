@@ -10,16 +10,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/model.js";
 import { shardOfRoot } from "../../src/core/shard.js";
 import { runCli, TESTDATA } from "../support/cli.js";
+import { ESTATE_STATES } from "../support/estate.js";
 import { tempDir } from "../support/workdir.js";
 
 const TERRAFORM = existsSync("/usr/local/bin/terraform") ? "/usr/local/bin/terraform" : "terraform";
-const STATES = [
-  "live/prod/terraform.tfstate",
-  "live/staging/terraform.tfstate.d/eu/terraform.tfstate",
-  "live/staging/terraform.tfstate.d/us/terraform.tfstate",
-  "live/edge/terraform.tfstate",
-  "live/migrated/terraform.tfstate",
-];
+const STATES: readonly string[] = ESTATE_STATES;
 const stateArgs = STATES.flatMap((s) => ["--state", s]);
 
 let dir: string;

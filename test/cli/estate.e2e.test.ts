@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Finding, Report } from "../../src/core/model.js";
 import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
 import { expectGolden } from "../support/golden.js";
+import { ESTATE_STATES } from "../support/estate.js";
 import { tempDir } from "../support/workdir.js";
 import { makeSarifValidator } from "../render/sarif-validator.js";
 import { calls, envFor, IDS, prepareWork, snapshot } from "../apply/helpers.js";
@@ -15,14 +16,8 @@ const ESTATE = path.join(TESTDATA, "estate");
 const A = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 const B = "1b2c3d4e5f60718293a4b5c6d7e8f901";
 const C = "2c3d4e5f60718293a4b5c6d7e8f90112";
-const STATES = [
-  "live/prod/terraform.tfstate",
-  "live/staging/terraform.tfstate.d/eu/terraform.tfstate",
-  "live/staging/terraform.tfstate.d/us/terraform.tfstate",
-  "live/edge/terraform.tfstate",
-  "live/migrated/terraform.tfstate",
-];
-const stateArgs = (states: string[]) => states.flatMap((s) => ["--state", s]);
+const STATES: readonly string[] = ESTATE_STATES;
+const stateArgs = (states: readonly string[]) => states.flatMap((s) => ["--state", s]);
 const LEGACY = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule"]);
 
 async function json(args: string[], cwd = ESTATE): Promise<{ report: Report; exitCode: number; stderr: string }> {

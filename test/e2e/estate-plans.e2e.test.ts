@@ -7,16 +7,11 @@ import { copyFileSync, cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, TESTDATA } from "../support/cli.js";
+import { ESTATE_STATES } from "../support/estate.js";
 import { tempDir } from "../support/workdir.js";
 import { REAL_TERRAFORM, RULESET_ID, tfEnv, WRAPPER } from "./helpers.js";
 
-const STATES = [
-  "live/prod/terraform.tfstate",
-  "live/staging/terraform.tfstate.d/eu/terraform.tfstate",
-  "live/staging/terraform.tfstate.d/us/terraform.tfstate",
-  "live/edge/terraform.tfstate",
-  "live/migrated/terraform.tfstate",
-];
+const STATES: readonly string[] = ESTATE_STATES;
 const ZONES = ["0f1e2d3c4b5a69788796a5b4c3d2e1f0", "1b2c3d4e5f60718293a4b5c6d7e8f901", "2c3d4e5f60718293a4b5c6d7e8f90112", "4e5f60718293a4b5c6d7e8f901122334"];
 const SHARED = "modules/legacy-waf/main.tf";
 
