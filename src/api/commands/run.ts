@@ -78,7 +78,7 @@ export interface ApiArgs {
   "provider-major": 4 | 5;
 }
 
-/** The HCL emitter another module provides (src/terraform/hcl/emit.ts). */
+/** The HCL emitter of the Terraform layer (src/terraform/hcl/emit.ts), injected so this layer does not import it. */
 export type HclEmitter = (opts: { resourceName: string; zoneIdExpression: string; ruleset: Ruleset; providerMajor: 4 | 5 }) => string | Promise<string>;
 
 /** Everything the command touches outside itself; tests replace any of it. */
@@ -94,8 +94,8 @@ export interface ApiCommandDeps {
   fetch: typeof fetch;
   readFile: (path: string) => Promise<string>;
   writeFile: (path: string, content: string) => Promise<void>;
-  /** Resolves `emitRulesetHcl` and `rulesetResourceName` from src/terraform/hcl/emit.ts, or null when absent. */
-  loadHclEmitter: () => Promise<{ emit: HclEmitter; resourceName?: (zoneId: string) => string } | null>;
+  /** `emitRulesetHcl` and `rulesetResourceName` of src/terraform/hcl/emit.ts (tests give their own). */
+  loadHclEmitter: () => Promise<{ emit: HclEmitter; resourceName?: (zoneId: string) => string }>;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -204,11 +204,6 @@ async function runConfig(ctx: Ctx): Promise<number> {
     await ctx.emit(json(ruleset));
   } else if (ctx.format === "hcl") {
     const emitter = await ctx.deps.loadHclEmitter();
-    if (emitter === null) {
-      throw new ApiUsageError(
-        "--format hcl needs the HCL emitter (emitRulesetHcl in src/terraform/hcl/emit.ts), which this build does not have; use --format json and pass the file to `cf-waf-migrate plan --config-json ZONE=FILE`",
-      );
-    }
     const resourceName = emitter.resourceName?.(ctx.zone) ?? `waf_managed_${ctx.zone.slice(0, 8)}`;
     let hcl: string;
     try {

@@ -112,6 +112,6 @@ function oneLine(text: string): string {
 }
 
 /** The HCL emitter of the Terraform layer (injectable in tests). */
-async function loadHclEmitterModule(): Promise<{ emit: HclEmitter; resourceName?: (zoneId: string) => string } | null> {
+async function loadHclEmitterModule(): Promise<{ emit: HclEmitter; resourceName?: (zoneId: string) => string }> {
   return { emit: emitRulesetHcl, resourceName: (zoneId: string) => rulesetResourceName(zoneId, null) };
 }
