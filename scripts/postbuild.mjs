@@ -1,8 +1,9 @@
-// After tsc: makes the CLI entry point executable (tsc keeps the shebang but not the mode bit), and copies
-// the provider double's data files (schemas, .proto) next to its compiled code.
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
-const bin = new URL("../dist/cli/main.js", import.meta.url);
-if (existsSync(bin)) chmodSync(bin, 0o755);
+// After tsc: bundles the command line (scripts/bundle-cli.mjs, which also makes its entry point executable),
+// and copies the provider double's data files (schemas, .proto) next to its compiled code.
+import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { bundleCli } from "./bundle-cli.mjs";
+
+await bundleCli();
 for (const [from, ext] of [["sandbox/schemas/", ".json"], ["sandbox/provider/proto/", ".proto"]]) {
   const src = new URL(`../src/${from}`, import.meta.url);
   const dst = new URL(`../dist/${from}`, import.meta.url);
