@@ -58,9 +58,35 @@ export interface Copy {
 /**
  * A copy of a corpus tree: outside any repository, as a repository's top, or in a subdirectory of one.
  * `terraform get` installs its local modules so that `state rm` can load the configuration.
+ *
+ * The kill tests take dozens of copies of one tree: the repository and `terraform get` are made once per
+ * tree and layout (a template), and each copy is a plain copy of it. Both keep only relative paths (git's
+ * objects and index; `.terraform/modules/modules.json` records `"Dir": "../.."`), so a copy is what a fresh
+ * set-up would give, in its own directory.
  */
 export async function copyTree(tree: CorpusTree, layout: GitLayout = "none", get = true): Promise<Copy> {
+  const template = await templateOf(tree, layout, get);
   const base = tempDir(`cfwm-${tree.name}-`);
+  cpSync(template, base, { recursive: true });
+  const top = layout === "repo-subdir" ? path.join(base, "infra", "waf") : base;
+  return { top, root: path.join(top, tree.root), before: snapshot(top) };
+}
+
+const templates = new Map<string, Promise<string>>();
+
+function templateOf(tree: CorpusTree, layout: GitLayout, get: boolean): Promise<string> {
+  const key = JSON.stringify([tree.name, tree.root, layout, get]);
+  let t = templates.get(key);
+  if (!t) {
+    t = freshTree(tree, layout, get);
+    templates.set(key, t);
+  }
+  return t;
+}
+
+/** The set-up itself: copy the tree, make the repository, install the local modules. Returns the base. */
+async function freshTree(tree: CorpusTree, layout: GitLayout, get: boolean): Promise<string> {
+  const base = tempDir(`cfwm-${tree.name}-template-`);
   const top = layout === "repo-subdir" ? path.join(base, "infra", "waf") : base;
   mkdirSync(top, { recursive: true });
   cpSync(path.join(TESTDATA, tree.name), top, { recursive: true });
@@ -70,9 +96,8 @@ export async function copyTree(tree: CorpusTree, layout: GitLayout = "none", get
     await git(["add", "-A"]);
     await git(["commit", "-qm", "infra"]);
   }
-  const root = path.join(top, tree.root);
-  if (get) await execa(REAL_TERRAFORM, ["get", "-no-color"], { cwd: root, env: tfEnv() });
-  return { top, root, before: snapshot(top) };
+  if (get) await execa(REAL_TERRAFORM, ["get", "-no-color"], { cwd: path.join(top, tree.root), env: tfEnv() });
+  return base;
 }
 
 /** `plan --out-dir` for a copy; returns the artifacts' directory. */
@@ -103,11 +128,7 @@ const LEGACY_TYPE = /(^|\.)(data\.)?cloudflare_waf_(package|group|rule)s?\.[^.]+
 
 /** Legacy instances in the root's state, as the real `terraform state list` prints them. */
 export async function legacyInState(root: string): Promise<string[]> {
-  const r = await execa(REAL_TERRAFORM, ["state", "list"], { cwd: root, env: tfEnv() });
-  return r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .filter((l) => LEGACY_TYPE.test(resourceOfInstance(l) ?? ""));
+  return (await stateList(root)).filter((l) => LEGACY_TYPE.test(resourceOfInstance(l) ?? ""));
 }
 
 export async function stateList(root: string): Promise<string[]> {
@@ -202,9 +223,9 @@ export const corpusTree = (name: string): CorpusTree => CORPUS.find((t) => t.nam
 
 /** The end of a migration: no legacy instance in state, no legacy block in the files, one ruleset per zone. */
 export async function expectFinished(t: CorpusTree, copy: Copy): Promise<void> {
-  expect(await legacyInState(copy.root)).toEqual([]);
-  expect(filesWithLegacyBlocks(copy)).toEqual([]);
   const list = await stateList(copy.root);
+  expect(list.filter((a) => LEGACY_TYPE.test(resourceOfInstance(a) ?? ""))).toEqual([]);
+  expect(filesWithLegacyBlocks(copy)).toEqual([]);
   expect(list.filter((a) => a.startsWith("cloudflare_ruleset.")).length).toBe(t.zones.length);
 }
 
