@@ -206,6 +206,18 @@ describe("hcl2json bodies", () => {
     expect(r.attributes.expression).toBe('http.host eq "$${x}"');
   });
 
+  it("what holds no expression is shared with the configuration, not copied; what changed is new", () => {
+    const literal = { rule_id: "100000", mode: "block", scope: [{ paths: ["/a"] }] };
+    expect(resolveBody(literal, scope()).attributes).toBe(literal);
+    const body = { zone_id: "${var.zone}", actions: [{ waf: "off" }], target: [{ url: "${var.url}" }] };
+    const r = resolveBody(body, scope({ zone: "z1", url: "u" }));
+    expect(r.attributes).not.toBe(body);
+    expect(r.attributes.actions).toBe(body.actions);
+    expect(r.attributes.target).toEqual([{ url: "u" }]);
+    expect(body.target).toEqual([{ url: "${var.url}" }]);
+    expect(r.attributes.zone_id).toBe("z1");
+  });
+
   it("an evaluation error is unknown with the error as its reason", () => {
     const v = evaluateConfigValue("${var.m.missing}", scope({ m: {} }));
     expect(v).toBeInstanceOf(Unknown);

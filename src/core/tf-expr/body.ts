@@ -92,18 +92,32 @@ export function resolveBody(body: Record<string, unknown>, scope: Scope, skip: R
     }
     if (Array.isArray(v)) {
       // Blocks are arrays of bodies: their attributes keep the block's name in the path, without an index.
-      return v.map((x, i) => walk(x, x !== null && typeof x === "object" && !Array.isArray(x) ? path : `${path}[${i}]`));
+      const out = v.map((x, i) => walk(x, x !== null && typeof x === "object" && !Array.isArray(x) ? path : `${path}[${i}]`));
+      return out.some((x, i) => x !== v[i]) ? out : v;
     }
     if (v !== null && typeof v === "object") {
       const out: Record<string, unknown> = inputRecord();
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, path ? `${path}.${k}` : k);
-      return out;
+      let changed = false;
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        const y = walk(x, path ? `${path}.${k}` : k);
+        out[k] = y;
+        changed ||= y !== x;
+      }
+      return changed ? out : v;
     }
     return v;
   };
   const attributes: Record<string, unknown> = inputRecord();
-  for (const [k, v] of Object.entries(body)) attributes[k] = skip.has(k) ? v : walk(v, k);
-  return { attributes, unresolved, references };
+  let changed = false;
+  for (const [k, v] of Object.entries(body)) {
+    const value = skip.has(k) ? v : walk(v, k);
+    attributes[k] = value;
+    changed ||= value !== v;
+  }
+  // What holds no expression is the configuration's own value, shared rather than copied: in a big tree
+  // most bodies are literal, and a copy of each doubled the inventory's heap. Bodies are never changed
+  // after parsing.
+  return { attributes: changed ? attributes : body, unresolved, references };
 }
 
 /** `${lookup(each.value, "x", null)}` → `lookup(each.value, "x", null)`; a template stays as written. */
