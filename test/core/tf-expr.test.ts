@@ -218,6 +218,18 @@ describe("hcl2json bodies", () => {
     expect(r.attributes.zone_id).toBe("z1");
   });
 
+  it("an expression parsed once evaluates per scope; a syntax error stays an error every time; past the cache bound too", () => {
+    expect(evaluateConfigValue("${var.zone}-x", scope({ zone: "a" }))).toBe("a-x");
+    expect(evaluateConfigValue("${var.zone}-x", scope({ zone: "b" }))).toBe("b-x");
+    for (let i = 0; i < 2; i++) {
+      const v = evaluateConfigValue("${var.zone +}", scope({ zone: "a" }));
+      expect(v).toBeInstanceOf(Unknown);
+      expect((v as Unknown).reason).toMatch(/./);
+    }
+    for (let i = 0; i < 5000; i++) expect(evaluateConfigValue(`\${var.n}-${i}`, scope({ n: "k" }))).toBe(`k-${i}`);
+    expect(evaluateConfigValue("${var.zone}-x", scope({ zone: "c" }))).toBe("c-x");
+  });
+
   it("an evaluation error is unknown with the error as its reason", () => {
     const v = evaluateConfigValue("${var.m.missing}", scope({ m: {} }));
     expect(v).toBeInstanceOf(Unknown);

@@ -2,7 +2,7 @@
 // text, blocks as arrays of bodies) as far as it is known offline. Known values replace their expressions
 // (in the same shape: a string that holds `${` is written back escaped as `$${`); an expression that is not
 // known keeps its text and is listed in `unresolved` with its attribute path and the reason.
-import { ExprSyntaxError, parseTemplate } from "./parse.js";
+import { ExprSyntaxError, parseTemplate, type Expr } from "./parse.js";
 import { evaluate, type Scope } from "./evaluate.js";
 import { EvalError, firstUnknownIn, isKnown, ResourceReference, Unknown, type Value } from "./values.js";
 import { inputRecord } from "../null-proto.js";
@@ -31,7 +31,31 @@ export function holdsExpression(v: unknown): boolean {
 /** The value of one hcl2json string (`${expr}`, `text ${x}`, or a literal with `$${` escapes). */
 export function evaluateConfigString(v: string, scope: Scope): Value {
   if (!holdsExpression(v)) return v.replace(/\$\$\{/g, "${").replace(/%%\{/g, "%{");
-  return evaluate(parseTemplate(v), scope);
+  return evaluate(parsedTemplate(v), scope);
+}
+
+/**
+ * The same expression text is evaluated once per instance (`for_each` over hundreds of zones, a module
+ * called per zone): it is parsed once. Parsed expressions are never changed by evaluation. Bounded: the
+ * cache starts over when full, so a tree of all-different expressions costs no more memory than this.
+ */
+const PARSED = new Map<string, Expr | ExprSyntaxError>();
+const PARSED_MAX = 4096;
+
+function parsedTemplate(v: string): Expr {
+  let e = PARSED.get(v);
+  if (e === undefined) {
+    try {
+      e = parseTemplate(v);
+    } catch (err) {
+      if (!(err instanceof ExprSyntaxError)) throw err;
+      e = err;
+    }
+    if (PARSED.size >= PARSED_MAX) PARSED.clear();
+    PARSED.set(v, e);
+  }
+  if (e instanceof ExprSyntaxError) throw e;
+  return e;
 }
 
 /**
