@@ -1,9 +1,12 @@
-// After tsc: bundles the command line (scripts/bundle-cli.mjs, which also makes its entry point executable),
-// and copies the provider double's data files (schemas, .proto) next to its compiled code.
+// After tsc: bundles the command line (scripts/bundle-cli.mjs, which also makes its entry point executable)
+// and the provider double's entry point (scripts/bundle-double.mjs), and copies the provider double's data
+// files (schemas, .proto) next to its compiled code.
 import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { bundleCli } from "./bundle-cli.mjs";
+import { bundleProviderDouble } from "./bundle-double.mjs";
 
 await bundleCli();
+await bundleProviderDouble();
 for (const [from, ext] of [["sandbox/schemas/", ".json"], ["sandbox/provider/proto/", ".proto"]]) {
   const src = new URL(`../src/${from}`, import.meta.url);
   const dst = new URL(`../dist/${from}`, import.meta.url);

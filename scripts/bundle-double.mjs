@@ -1,0 +1,42 @@
+// After tsc: replaces the provider double's entry point (dist/sandbox/provider/main.js) with one bundle of it,
+// its modules and its gRPC dependencies (@grpc/grpc-js, @grpc/proto-loader, protobufjs).
+//
+// Why: Terraform starts the double once per plan, apply, import or refresh, and the tests run such commands
+// hundreds of times; start-up was mostly resolving and compiling the modules one by one (measured: loading
+// main.js 0.40 s CPU unbundled, 0.27 s bundled; `terraform validate` on the double 1.0 s → 0.8 s CPU).
+// The bundle sits where main.js was, so its `import.meta.url`-relative paths (./proto/, ../schemas/) still
+// hold and the mirror's double.env (CF_DOUBLE_MAIN) needs no change. The other modules stay tsc's output:
+// the library and the tests import them.
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ENTRY = fileURLToPath(new URL("../dist/sandbox/provider/main.js", import.meta.url));
+
+export async function bundleProviderDouble() {
+  if (!existsSync(ENTRY)) return 0;
+  const result = await build({
+    entryPoints: [ENTRY],
+    outfile: ENTRY,
+    allowOverwrite: true,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    // tsc's maps are read as input, so stack traces point at src/; a test double needs no embedded sources.
+    sourcemap: "linked",
+    sourcesContent: false,
+    logLevel: "warning",
+    metafile: true,
+    // Bundled CommonJS dependencies require Node's built-ins; an ES module has no `require` of its own.
+    banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
+  });
+  if (result.errors.length) throw new Error(`bundling the provider double failed: ${result.errors.length} errors`);
+  return Object.keys(result.metafile.inputs).length;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const modules = await bundleProviderDouble();
+  console.log(modules ? `bundled the provider double: ${modules} modules into dist/sandbox/provider/main.js` : "dist/sandbox/provider/main.js is missing: run tsc first");
+}
