@@ -5,7 +5,7 @@ import { execa } from "execa";
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { runCli } from "../support/cli.js";
-import { copyFixture, FAKE_TERRAFORM, fakeTerraformBin, tempDir } from "../support/workdir.js";
+import { copyDir, copyFixture, FAKE_TERRAFORM, fakeTerraformBin, tempDir } from "../support/workdir.js";
 
 export const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";
 export const BLOG = "9a7806061c88ada191ed06f989cc3dac";
@@ -61,13 +61,25 @@ function planArtifacts(): Promise<string> {
   return planned;
 }
 
-export async function prepareWork(opts: { stepZero?: boolean; ruleset?: boolean } = {}): Promise<Work> {
-  const out = await planArtifacts();
-  const dir = copyFixture("multi-zone");
-  if (opts.stepZero !== false) {
+let stepZeroDone: Promise<string> | null = null;
+
+/**
+ * The fixture with step 0 done (the plan's patch applied, the override's entry dropped through the fake),
+ * once per test file: every work tree that wants it is a copy, not another `git apply` and fake run.
+ */
+function stepZeroTemplate(out: string): Promise<string> {
+  stepZeroDone ??= (async () => {
+    const dir = copyFixture("multi-zone");
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: dir });
     await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", OVERRIDE], { cwd: dir });
-  }
+    return dir;
+  })();
+  return stepZeroDone;
+}
+
+export async function prepareWork(opts: { stepZero?: boolean; ruleset?: boolean } = {}): Promise<Work> {
+  const out = await planArtifacts();
+  const dir = opts.stepZero !== false ? copyDir(await stepZeroTemplate(out), "multi-zone") : copyFixture("multi-zone");
   if (opts.ruleset !== false) copyFileSync(path.join(out, "ruleset.tf"), path.join(dir, "ruleset.tf"));
   const scratch = tempDir();
   return { dir, out, scratch, bin: fakeTerraformBin(), log: path.join(scratch, "argv.log") };

@@ -8,8 +8,13 @@ export const FAKE_TERRAFORM = path.join(ROOT, "test/support/fake-terraform.mjs")
 
 /** A fresh temp directory holding a copy of `testdata/<name>`; returns its path. */
 export function copyFixture(name: string): string {
+  return copyDir(path.join(TESTDATA, name), name);
+}
+
+/** A fresh temp directory (named after `name`) holding a copy of the tree at `from`; returns its path. */
+export function copyDir(from: string, name: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), `cfwm-${name}-`));
-  cpSync(path.join(TESTDATA, name), dir, { recursive: true });
+  cpSync(from, dir, { recursive: true });
   return dir;
 }
 
