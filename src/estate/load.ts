@@ -128,12 +128,16 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   const instances: EstateInstance[] = [];
   for (const root of roots) {
     const sub = perRoot.get(root)!;
-    const workspaces = byInstance.get(root) ?? new Map([[DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
+    // Without a state, the instance is the workspace terraform would run in here (the one selected in
+    // .terraform/environment, or TF_WORKSPACE), so reports, plan directories and migrate.sh name that one;
+    // `default` when that is not known offline, as before.
+    const configOnly = configOnlyWorkspace(root.dir);
+    const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
     for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) {
       const { files, states, workspaceCertain } = workspaces.get(workspace)!;
       // A fresh context per instance: module instances and values are per root, files are cached per context.
       // A state saved anywhere (`state pull > prod.tfstate`) may come from any workspace: unknown then.
-      const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnlyWorkspace(root.dir);
+      const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
       const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, terraformWorkspace);
       const resources = buildInventory(sub, states, evaluation);
       const domain = readDomain(resources, errors);

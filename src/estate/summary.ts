@@ -1,11 +1,12 @@
 // The estate summary for people: one line per zone entry (zone, root, workspace), saying whether it is
 // ready, blocked and why, waiting for its ruleset id, planned in another root, or already migrated. Read
 // from the report alone, so every renderer (and a merged report) says the same. Pure.
-import { isLiteralZoneId } from "../core/import-id.js";
-import type { Finding, Report, ZoneReport } from "../core/model.js";
+// The status itself is decided in zone-status.ts, which the HTML overview maps from too.
+import type { Report, ZoneReport } from "../core/model.js";
 import { instanceName } from "./order.js";
+import { zoneEntries, zoneStatus, type ZoneEntryStatus, type ZoneVerdict } from "./zone-status.js";
 
-export type SummaryStatus = "blocked" | "needs-values" | "needs-ruleset-id" | "ruleset-elsewhere" | "ready" | "migrated";
+export type SummaryStatus = ZoneEntryStatus | "migrated";
 
 export interface SummaryLine {
   status: SummaryStatus;
@@ -13,7 +14,7 @@ export interface SummaryLine {
   zoneName: string | null;
   root: string;
   workspace: string;
-  /** Why: the blocking codes, the unresolved settings, the root holding the ruleset. */
+  /** Why: the blocking codes, the unresolved settings, the root holding the ruleset, the ruleset to merge into. */
   reasons: string[];
 }
 
@@ -21,19 +22,7 @@ export interface SummaryLine {
 const ORDER: SummaryStatus[] = ["blocked", "needs-values", "needs-ruleset-id", "ruleset-elsewhere", "ready", "migrated"];
 
 export function estateSummary(report: Report): SummaryLine[] {
-  const lines: SummaryLine[] = [];
-  const errorsOf = new Map<string, Finding[]>();
-  const key = (zoneId: string | null, root?: string, workspace?: string) => `${zoneId ?? ""}\u0000${root ?? "."}\u0000${workspace ?? "default"}`;
-  for (const f of report.findings) {
-    if (f.severity !== "error") continue;
-    const k = key(f.zoneId, f.root, f.workspace);
-    errorsOf.set(k, [...(errorsOf.get(k) ?? []), f]);
-  }
-  for (const z of report.zones) {
-    // Errors about the zone, and errors about its instance as a whole (provider, references).
-    const errors = [...(errorsOf.get(key(z.zoneId, z.root, z.workspace)) ?? []), ...(errorsOf.get(key(null, z.root, z.workspace)) ?? [])];
-    lines.push(lineOf(z, errors));
-  }
+  const lines: SummaryLine[] = zoneEntries(report).map(({ zone, findings, instanceErrors }) => lineOf(zone, zoneStatus(zone, findings, instanceErrors)));
   for (const r of report.roots ?? []) {
     for (const zoneId of r.migratedZones ?? []) {
       lines.push({ status: "migrated", zoneId, zoneName: null, root: r.path, workspace: r.workspace, reasons: [] });
@@ -42,18 +31,16 @@ export function estateSummary(report: Report): SummaryLine[] {
   return lines.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status));
 }
 
-function lineOf(z: ZoneReport, errors: Finding[]): SummaryLine {
-  const base = { zoneId: z.zoneId, zoneName: z.zoneName, root: z.root ?? ".", workspace: z.workspace ?? "default" };
-  const codes = [...new Set(errors.map((f) => f.code))];
-  if (!z.compatible && !codes.includes("URI_WAF_OVERRIDE")) codes.push("URI_WAF_OVERRIDE");
-  if (codes.length) return { ...base, status: "blocked", reasons: codes };
-  if (z.unresolved?.length || !isLiteralZoneId(z.zoneId)) {
-    const what = [...new Set((z.unresolved ?? []).map((u) => `${u.address}.${u.attribute}`))];
-    return { ...base, status: "needs-values", reasons: what.length ? what : ["the zone id is not known offline"] };
+function lineOf(z: ZoneReport, v: ZoneVerdict): SummaryLine {
+  const base = { zoneId: z.zoneId, zoneName: z.zoneName, root: z.root ?? ".", workspace: z.workspace ?? "default", status: v.status };
+  switch (v.status) {
+    case "needs-values":
+      return { ...base, reasons: v.reasons.length ? v.reasons : ["the zone id is not known offline"] };
+    case "needs-ruleset-id":
+      return { ...base, reasons: [`cf-waf-migrate api entrypoint --zone ${z.zoneId}`] };
+    default:
+      return { ...base, reasons: v.reasons };
   }
-  if (z.rulesetIn) return { ...base, status: "ruleset-elsewhere", reasons: [instanceName(z.rulesetIn)] };
-  if (z.imports.some((i) => i.id.includes("<RULESET_ID>"))) return { ...base, status: "needs-ruleset-id", reasons: [`cf-waf-migrate api entrypoint --zone ${z.zoneId}`] };
-  return { ...base, status: "ready", reasons: [] };
 }
 
 /** One sentence per line, the same in text and Markdown (Markdown adds code spans around names). */
@@ -69,7 +56,7 @@ export function summarySentence(l: SummaryLine, code: (s: string) => string = (s
     case "ruleset-elsewhere":
       return `${zone}: its skip rules join the zone's ruleset in ${code(l.reasons[0]!)}`;
     case "ready":
-      return `${zone}: ready`;
+      return l.reasons.length ? `${zone}: ready; merge its skip rules into the existing ${l.reasons.map(code).join(", ")} (MANAGED_RULESET_EXISTS)` : `${zone}: ready`;
     case "migrated":
       return `${zone}: already migrated (entry point ruleset, no legacy WAF)`;
   }

@@ -46,6 +46,12 @@ export interface ScriptInput {
    * cds there first, so it runs in its root wherever it is started from) and the workspace it selects
    * with TF_WORKSPACE (absent or `default`: none).
    */
+  /**
+   * The workspace the plan was made for (one root): the script exports it as TF_WORKSPACE, so it changes
+   * that workspace's state whichever one is selected where it runs. Absent or `default`: none (a state
+   * saved anywhere is labelled `default` without being known to be it).
+   */
+  workspace?: string;
   root?: {
     fromScript: string;
     workspace?: string;
@@ -94,10 +100,11 @@ export function renderMigrateScript(input: ScriptInput): string {
   if (input.root) {
     w("# One root module of an estate: run in it, whatever the current directory.");
     w(`cd "$HERE"/${shellQuote(input.root.fromScript)}`);
-    if (input.root.workspace && input.root.workspace !== "default") {
-      w("# Its workspace: every terraform command below reads and changes this workspace's state.");
-      w(`export TF_WORKSPACE=${shellQuote(input.root.workspace)}`);
-    }
+  }
+  const workspace = input.root?.workspace ?? input.workspace;
+  if (workspace && workspace !== "default") {
+    w("# Its workspace: every terraform command below reads and changes this workspace's state.");
+    w(`export TF_WORKSPACE=${shellQuote(workspace)}`);
   }
   w("# The patches' paths start at this directory (relative to the root module, where this script runs).");
   w(`PATCH_DIR=${shellQuote(input.patchDir)}`);

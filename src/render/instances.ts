@@ -1,16 +1,9 @@
 // Reports of several roots and workspaces (an estate): a zone has one entry per instance, so findings are
 // grouped by zone *and* instance, and headings name the instance when there is more than one.
 import type { Finding, Report } from "../core/model.js";
+import { zoneKey } from "../estate/zone-status.js";
 
-interface At {
-  root?: string;
-  workspace?: string;
-}
-
-/** The key a zone entry and its findings share: the zone id within one (root, workspace) instance. */
-export function zoneKey(zoneId: string, at: At): string {
-  return `${zoneId}\u0000${at.root ?? ""}\u0000${at.workspace ?? ""}`;
-}
+export { zoneKey };
 
 /** Findings by zone entry; the rest (no zone, or a zone the report has no entry for) in `other`. */
 export function findingsByZone(report: Report): { byZone: Map<string, Finding[]>; other: Finding[] } {

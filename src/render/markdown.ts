@@ -7,6 +7,7 @@ import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "..
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
+import { zoneEntries } from "../estate/zone-status.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
@@ -34,7 +35,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
 
   const { byZone, other } = findingsByZone(report);
   const estate = isEstate(report);
-  const verdicts = report.zones.map((z) => zoneVerdict(z, byZone.get(zoneKey(z.zoneId, z)) ?? [], estate));
+  const verdicts = zoneEntries(report).map((e) => zoneVerdict(e.zone, byZone.get(zoneKey(e.zone.zoneId, e.zone)) ?? [], e.instanceErrors, estate));
   if (report.zones.length) {
     const n = (k: ZoneVerdict["kind"]) => verdicts.filter((v) => v.kind === k).length;
     fixed.push("", `**Zones:** ${n("blocked")} blocked · ${n("act")} to act on · ${n("ready")} ready`);
@@ -89,12 +90,16 @@ interface ZoneVerdict {
   line: string;
 }
 
-/** Blocked: an error finding or not compatible; to act on: warnings; ready: nothing but information. */
-function zoneVerdict(z: ZoneReport, findings: Finding[], estate: boolean): ZoneVerdict {
+/**
+ * Blocked: an error finding, an error of the zone's instance as a whole (a provider that cannot import the
+ * ruleset, a reference that would dangle: estate/zone-status.ts blocks on those too) or not compatible; to act
+ * on: warnings; ready: nothing but information.
+ */
+function zoneVerdict(z: ZoneReport, findings: Finding[], instanceErrors: Finding[], estate: boolean): ZoneVerdict {
   const codes = (s: Severity) => codeList(findings.filter((f) => f.severity === s));
   const errors = codes("error");
   const warnings = codes("warning");
-  const blockers = [...errors];
+  const blockers = [...errors, ...codeList(instanceErrors.filter((f) => f.severity === "error" && !findings.some((g) => g.code === f.code)))];
   if (!z.compatible && !findings.some((f) => f.code === "URI_WAF_OVERRIDE")) blockers.push("not compatible (URI-based WAF override)");
   const kind = blockers.length ? "blocked" : warnings.length ? "act" : "ready";
   const parts = [

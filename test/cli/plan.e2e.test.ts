@@ -1,6 +1,6 @@
 // End-to-end: `cf-waf-migrate plan` on the fixtures, its artifacts, and migrate.sh against the fake terraform.
 import { execa } from "execa";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
@@ -30,6 +30,23 @@ async function planJson(args: string[], cwd = MZ) {
 // one CLI process serves both. Each test parses its own copy, so neither can change what the other sees.
 let withIds: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
 const planWithIds = () => (withIds ??= runCli(["plan", ".", "--state", "terraform.tfstate", "--format", "json", ...IDS], { cwd: MZ }));
+
+// The three migrate.sh tests ran the same plan (both ruleset ids, --out-dir) each on its own fresh copy of
+// multi-zone. migrate.sh and the patches name nothing outside their own directory (HERE, relative paths), so
+// one run on one unmodified copy serves all three; each test gets its own copy of the artifacts (the script
+// runs from there) and its own copy of the tree to migrate.
+let migrationOut: Promise<string> | undefined;
+async function migrationArtifacts(): Promise<string> {
+  migrationOut ??= (async () => {
+    const out = tempDir();
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: copyFixture("multi-zone") });
+    expect(r.exitCode, r.stderr).toBe(0);
+    return out;
+  })();
+  const own = tempDir();
+  cpSync(await migrationOut, own, { recursive: true });
+  return own;
+}
 
 describe("cf-waf-migrate plan", () => {
   it("JSON: step 0 then the seven steps, state removal before block deletion, every address quoted", async () => {
@@ -135,9 +152,8 @@ describe("cf-waf-migrate plan", () => {
 
   it("migrate.sh runs against the fake terraform: exact argv, dry run before real removal, steps in order; a second run resumes", async () => {
     const work = copyFixture("multi-zone");
-    const out = tempDir();
+    const out = await migrationArtifacts();
     const log = path.join(tempDir(), "argv.log");
-    await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
     // Step 0 (outside the script): the override blocks are gone and applied (terraform apply deleted it).
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
     await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
@@ -180,8 +196,7 @@ describe("cf-waf-migrate plan", () => {
 
   it("migrate.sh keeps the legacy blocks while another workspace of the root still holds them, and deletes them once it has migrated", async () => {
     const work = copyFixture("multi-zone");
-    const out = tempDir();
-    await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
+    const out = await migrationArtifacts();
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
     await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
     // Workspace `staging` (the local backend's layout) has not migrated: its state holds the legacy instances.
@@ -212,9 +227,8 @@ describe("cf-waf-migrate plan", () => {
 
   it("migrate.sh refuses to change state without --yes when nobody can answer, and honours TF=tofu", async () => {
     const work = copyFixture("multi-zone");
-    const out = tempDir();
+    const out = await migrationArtifacts();
     const log = path.join(tempDir(), "argv.log");
-    await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--out-dir", out, "--format", "json"], { cwd: work });
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
     await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
     const env = { PATH: `${fakeTerraformBin()}:${process.env.PATH}`, FAKE_TF_LOG: log, TF: "tofu" };

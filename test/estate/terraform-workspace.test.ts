@@ -4,7 +4,7 @@
 // from any workspace. Without: TF_WORKSPACE, `.terraform/environment`, else `default` in an initialised
 // checkout; an uninitialised one says nothing (its workspaces may be in a remote backend). The root is the common real-world shape: one zone per
 // workspace through a map, and a rule counted on for prod only.
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { configOnlyWorkspace, loadEstate } from "../../src/estate/load.js";
@@ -61,6 +61,31 @@ describe("terraform.workspace in a configuration-only instance", () => {
     expect(rules.map((r) => r.address)).toEqual(["cloudflare_waf_rule.sqli"]);
     expect(configOnlyWorkspace(root({ stateDir: true }), { TF_WORKSPACE: "staging" })).toBe("staging");
     expect(configOnlyWorkspace(root({ environment: "staging" }), { TF_WORKSPACE: "prod" })).toBe("prod");
+  });
+});
+
+describe("the configuration-only instance's name", () => {
+  it("is the workspace terraform would run in (.terraform/environment), in the estate, the report and migrate.sh; default stays default", async () => {
+    const dir = root({ environment: "prod\n" });
+    const estate = await loadEstate({ paths: ["."], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
+    expect(estate.instances.map((i) => i.workspace)).toEqual(["prod"]);
+
+    const out = path.join(tempDir("cfwm-tfws-plan-"), "plan");
+    const r = await runCli(["plan", ".", "--out-dir", out, "--format", "json"], { cwd: dir, env: { TF_WORKSPACE: "" } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { roots?: { workspace: string }[]; resources: { address: string; workspace?: string }[] };
+    expect(report.resources.filter((x) => x.address.startsWith("cloudflare_waf_rule.")).map((x) => [x.address, x.workspace ?? "default"])).toEqual([["cloudflare_waf_rule.sqli[0]", "prod"]]);
+    expect(report.roots?.map((x) => x.workspace)).toEqual(["prod"]);
+    // migrate.sh changes the state of the workspace the plan was made for, whichever is selected later.
+    expect(readFileSync(path.join(out, "migrate.sh"), "utf8")).toMatch(/^export TF_WORKSPACE='?prod'?$/m);
+
+    const plain = root();
+    mkdirSync(path.join(plain, ".terraform"));
+    const def = await loadEstate({ paths: ["."], statePaths: [], cwd: plain, readStdin: async () => Buffer.alloc(0) });
+    expect(def.instances.map((i) => i.workspace)).toEqual(["default"]);
+    const defOut = path.join(tempDir("cfwm-tfws-plan-"), "plan");
+    expect((await runCli(["plan", ".", "--out-dir", defOut, "--format", "json"], { cwd: plain, env: { TF_WORKSPACE: "" } })).exitCode).toBe(0);
+    expect(readFileSync(path.join(defOut, "migrate.sh"), "utf8")).not.toMatch(/^export TF_WORKSPACE=/m);
   });
 });
 

@@ -39,6 +39,18 @@ describe("migrate.sh", () => {
   });
 });
 
+describe("migrate.sh's workspace", () => {
+  const base = { version: "0.0.0", zones: [], legacyResources: ["cloudflare_waf_group.noisy"], patchDir: ".", legacyPatch: null, overridesPatch: null };
+  it("is pinned with TF_WORKSPACE, before any terraform command, when the plan was made for a workspace other than default", () => {
+    const s = renderMigrateScript({ ...base, workspace: "prod" });
+    const pin = s.indexOf("export TF_WORKSPACE='prod'");
+    expect(pin).toBeGreaterThan(-1);
+    expect(pin).toBeLessThan(s.indexOf('"$TF" '));
+    expect(renderMigrateScript({ ...base, workspace: "default" })).not.toMatch(/^export TF_WORKSPACE=/m);
+    expect(renderMigrateScript(base)).not.toMatch(/^export TF_WORKSPACE=/m);
+  });
+});
+
 describe("apply on resources", () => {
   const migration: Migration = {
     imports: [],

@@ -117,16 +117,23 @@ describe("content", () => {
     expect(page.split(escapeHtml(ORDER_REASON)).length - 1).toBe(1);
   });
 
-  it("statuses: blocked by an error, unknown with unresolved settings, migrated with only a managed ruleset left, else ready", () => {
+  it("statuses: blocked by an error, unknown with unresolved settings, else ready (a managed ruleset to merge into included)", () => {
     const base = handReport().zones[1]! as ZoneReport;
     const f = (code: string, severity: "error" | "warning" | "info") => ({ code, severity, message: "", zoneId: base.zoneId, address: null, file: null, line: null });
     expect(statusOf(base, [f("URI_WAF_OVERRIDE", "error")]).status).toBe("blocked");
     expect(statusOf({ ...base, compatible: false }, []).status).toBe("blocked");
     expect(statusOf({ ...base, unresolved: [{ address: "a", attribute: "mode", expression: "var.x", reason: "r", file: null, line: null }] }, []).status).toBe("unknown");
     const empty = { packages: [], groups: [], rules: [], overrides: [], firewallRules: [], pageRules: [], zoneWafSettings: [] };
-    expect(statusOf({ ...base, stateRemovals: [], legacy: empty }, [f("MANAGED_RULESET_EXISTS", "info")]).status).toBe("migrated");
-    const ready = statusOf(base, [f("RULESET_ID_UNKNOWN", "warning"), f("LEGACY_WAF_RESOURCE", "warning")]);
-    expect(ready).toEqual({ status: "ready", reasons: ["RULESET_ID_UNKNOWN"] });
+    // A zone entry exists only while something is left to migrate (here its WAF-bypass rules become skip rules):
+    // an existing entry point ruleset makes it ready to merge into, not migrated; the summary says the same.
+    const known = { ...base, imports: [{ to: "cloudflare_ruleset.waf", id: `zone/${base.zoneId}/0123456789abcdef0123456789abcdef` }] };
+    const merge = statusOf({ ...known, stateRemovals: [], legacy: empty }, [{ ...f("MANAGED_RULESET_EXISTS", "info"), address: "cloudflare_ruleset.waf" }]);
+    expect(merge).toEqual({ status: "ready", detail: "ready", reasons: ["merge its skip rules into the existing cloudflare_ruleset.waf (MANAGED_RULESET_EXISTS)"] });
+    const ready = statusOf(known, [f("REMOTE_MODULE_NOT_FOLLOWED", "warning"), f("LEGACY_WAF_RESOURCE", "warning")]);
+    expect(ready).toEqual({ status: "ready", detail: "ready", reasons: ["REMOTE_MODULE_NOT_FOLLOWED"] });
+    // The hand report's zone imports `zone/<id>/<RULESET_ID>`: ready in the overview, worded as waiting for its id.
+    const needsId = statusOf(base, [f("RULESET_ID_UNKNOWN", "warning"), f("LEGACY_WAF_RESOURCE", "warning")]);
+    expect(needsId).toEqual({ status: "ready", detail: "needs-ruleset-id", reasons: [`its import id needs the zone's entry point ruleset id: run cf-waf-migrate api entrypoint --zone ${base.zoneId}`, "RULESET_ID_UNKNOWN"] });
   });
 
   it("an error about the zone's instance as a whole (no zone id) blocks each zone of that instance, as the text summary says", () => {

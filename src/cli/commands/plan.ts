@@ -146,7 +146,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       ? () =>
           renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
-    const script = () => renderMigrateScript(scriptInput(toolVersion(), analysis.zones, single!.plan));
+    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace });
     if (argv["out-dir"] && single) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);

@@ -20,7 +20,7 @@ export function renderOverview(report: Report, views: ZoneView[], migrated: Migr
   const total = views.length + migrated.length;
   const rows = views.map(
     (v) => html`<tr data-zone-status="${v.status}" data-zone-search="${searchKey(v)}">
-<td>${statusBadge(v.status)}</td>
+<td>${statusBadge(v.status, v.detail)}</td>
 <td><a href="#${v.anchor}">${v.zone.zoneName ?? v.zone.zoneId}</a>${v.zone.zoneName ? html`<br><code>${v.zone.zoneId}</code>` : ""}</td>
 <td>${v.zone.plan}</td>
 <td><code>${rootLabel(report, v)}</code></td>

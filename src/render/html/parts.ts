@@ -3,7 +3,8 @@
 import type { Report, Severity } from "../../core/model.js";
 import { reportPath, withLine } from "../../core/report-paths.js";
 import { html, type SafeHtml } from "./template.js";
-import { STATUS_LABEL, type ZoneStatus } from "./status.js";
+import { DETAIL_LABEL, STATUS_LABEL, type ZoneStatus } from "./status.js";
+import type { ZoneEntryStatus } from "../../estate/zone-status.js";
 
 const SEVERITY_LABEL: Record<Severity, { icon: string; text: string }> = {
   error: { icon: "✖", text: "Error" },
@@ -22,9 +23,11 @@ export function severityBadge(severity: Severity): SafeHtml {
   return html`<span class="sev sev-${severity}"><span aria-hidden="true">${l.icon} </span>${l.text}</span>`;
 }
 
-export function statusBadge(status: ZoneStatus): SafeHtml {
+/** `detail`: the shared status, worded on its own when it shares its group with plain "ready". */
+export function statusBadge(status: ZoneStatus, detail?: ZoneEntryStatus): SafeHtml {
   const l = STATUS_LABEL[status];
-  return html`<span class="status status-${status}"><span aria-hidden="true">${l.icon} </span>${l.text}</span>`;
+  const text = (detail && DETAIL_LABEL[detail]) ?? l.text;
+  return html`<span class="status status-${status}"><span aria-hidden="true">${l.icon} </span>${text}</span>`;
 }
 
 export function code(text: string | null | undefined): SafeHtml {

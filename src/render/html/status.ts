@@ -1,8 +1,10 @@
 // Where each zone of the report stands, for the estate overview: ready, blocked (and by what), already
-// migrated, or unknown (a setting the migration needs is not known offline). Pure.
+// migrated, or unknown (a setting the migration needs is not known offline). The status comes from the
+// shared rule (estate/zone-status.ts) the text and Markdown summary use; this file only words it. Pure.
 import type { Finding, Report, ZoneReport } from "../../core/model.js";
 import { ruleDoc } from "../rule-docs.js";
-import { instanceLabel, zoneKey } from "../instances.js";
+import { instanceLabel } from "../instances.js";
+import { zoneEntries, zoneStatus, type ZoneEntryStatus, type ZoneVerdict } from "../../estate/zone-status.js";
 
 export { instanceLabel } from "../instances.js";
 
@@ -31,52 +33,76 @@ export interface ZoneView {
   anchor: string;
   zone: ZoneReport & EstatePlace;
   findings: Finding[];
+  /** The display group (filter, counts, colour). */
   status: ZoneStatus;
+  /** The shared status the group comes from (estate/zone-status.ts): the text and Markdown summary say the same. */
+  detail: ZoneEntryStatus;
   /** Why the zone is blocked or unknown, or what remains to do: short phrases. */
   reasons: string[];
 }
 
+/**
+ * The overview keeps four groups; the shared status maps onto them. Not known offline → unknown. A zone
+ * waiting for its ruleset id, or whose ruleset is generated in another root, has a complete plan: it is
+ * ready, and its badge and first reason say what is left (see DETAIL_LABEL).
+ */
+const GROUP: Record<ZoneEntryStatus, ZoneStatus> = {
+  blocked: "blocked",
+  "needs-values": "unknown",
+  "needs-ruleset-id": "ready",
+  "ruleset-elsewhere": "ready",
+  ready: "ready",
+};
+
+/** Badge words for a shared status that shares its group with plain "ready". */
+export const DETAIL_LABEL: Partial<Record<ZoneEntryStatus, string>> = {
+  "needs-ruleset-id": "Ready once its ruleset id is known",
+  "ruleset-elsewhere": "Ready, ruleset in another root",
+};
+
 /** Findings belong to a zone entry by zone id, and by root and workspace when the report carries them. */
 export function zoneViews(report: Report): ZoneView[] {
-  const key = (zoneId: string | null, p: EstatePlace) => zoneKey(zoneId ?? "", p);
-  const byKey = new Map<string, Finding[]>();
-  for (const f of report.findings) {
-    const k = key(f.zoneId, f as Finding & EstatePlace);
-    const list = byKey.get(k);
-    if (list) list.push(f);
-    else byKey.set(k, [f]);
-  }
-  return report.zones.map((zone, i) => {
+  return zoneEntries(report).map(({ zone, findings, instanceErrors }, i) => {
     const z = zone as ZoneReport & EstatePlace;
-    const findings = byKey.get(key(z.zoneId, z)) ?? [];
     // Errors about the zone's instance as a whole (a provider that cannot import the ruleset, a kept
     // reference) block each of its zones, as the text and Markdown summary say (estate/summary.ts).
-    const instanceErrors = (byKey.get(key(null, z)) ?? []).filter((f) => f.severity === "error");
-    const { status, reasons } = statusOf(z, findings, instanceErrors);
+    const { status, detail, reasons } = statusOf(z, findings, instanceErrors);
+    // Said last, and even when something else stops the zone first: where its ruleset lives does not change.
     if (z.rulesetIn) reasons.push(`its one ruleset, with this root's skip rules, is generated in ${instanceLabel(z.rulesetIn)}`);
-    return { anchor: `zone-${i + 1}`, zone: z, findings, status, reasons };
+    return { anchor: `zone-${i + 1}`, zone: z, findings, status, detail, reasons };
   });
 }
 
-export function statusOf(zone: ZoneReport, findings: Finding[], instanceErrors: Finding[] = []): { status: ZoneStatus; reasons: string[] } {
-  // A blocker says what it is in a sentence: the reviewer deciding from the overview may not know the codes.
-  const errors = codeCounts([...findings.filter((f) => f.severity === "error"), ...instanceErrors]).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
-  if (!zone.compatible && !errors.some((c) => c.startsWith("URI_WAF_OVERRIDE"))) errors.push(`not compatible: ${ruleDoc("URI_WAF_OVERRIDE").short}`);
-  if (errors.length) return { status: "blocked", reasons: errors };
-  const unresolved = zone.unresolved?.length ?? 0;
-  if (unresolved) return { status: "unknown", reasons: [`${unresolved} setting${unresolved === 1 ? "" : "s"} not known offline (VALUE_UNRESOLVED)`] };
-  if (findings.some((f) => f.code === "MANAGED_RULESET_EXISTS") && !hasLegacy(zone, findings)) {
-    return { status: "migrated", reasons: ["managed ruleset in place, no previous-WAF resource left"] };
-  }
-  // Every zone to migrate has LEGACY_WAF_RESOURCE findings: they say what the migration removes, not what to review.
-  return { status: "ready", reasons: codeCounts(findings.filter((f) => f.severity === "warning" && f.code !== "LEGACY_WAF_RESOURCE")) };
+export function statusOf(zone: ZoneReport & EstatePlace, findings: Finding[], instanceErrors: Finding[] = []): { status: ZoneStatus; detail: ZoneEntryStatus; reasons: string[] } {
+  const verdict = zoneStatus(zone, findings, instanceErrors);
+  return { status: GROUP[verdict.status], detail: verdict.status, reasons: reasonsOf(zone, findings, instanceErrors, verdict) };
 }
 
-function hasLegacy(zone: ZoneReport, findings: Finding[]): boolean {
-  const l = zone.legacy;
-  if (l) return l.packages.length + l.groups.length + l.rules.length + l.overrides.length > 0;
-  // A report written before `legacy` existed: its LEGACY_WAF_RESOURCE findings name the same resources.
-  return zone.stateRemovals.length > 0 || findings.some((f) => f.code === "LEGACY_WAF_RESOURCE");
+/** The shared machine reasons in sentences: the reviewer deciding from the overview may not know the codes. */
+function reasonsOf(zone: ZoneReport & EstatePlace, findings: Finding[], instanceErrors: Finding[], v: ZoneVerdict): string[] {
+  switch (v.status) {
+    case "blocked": {
+      const counted = codeCounts([...findings.filter((f) => f.severity === "error"), ...instanceErrors]).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
+      // The rule adds URI_WAF_OVERRIDE for a zone that is not compatible without saying so in a finding.
+      if (!counted.some((c) => c.startsWith("URI_WAF_OVERRIDE")) && v.reasons.includes("URI_WAF_OVERRIDE")) counted.push(`not compatible: ${ruleDoc("URI_WAF_OVERRIDE").short}`);
+      return counted;
+    }
+    case "needs-values": {
+      const n = zone.unresolved?.length ?? 0;
+      return [n ? `${n} setting${n === 1 ? "" : "s"} not known offline (VALUE_UNRESOLVED)` : "the zone id is not known offline (VALUE_UNRESOLVED)"];
+    }
+    case "needs-ruleset-id":
+      return [`its import id needs the zone's entry point ruleset id: run cf-waf-migrate api entrypoint --zone ${zone.zoneId}`, ...warningCodes(findings)];
+    case "ruleset-elsewhere": // zoneViews says where the ruleset is generated, whatever the status.
+      return warningCodes(findings);
+    case "ready":
+      return [...v.reasons.map((a) => `merge its skip rules into the existing ${a} (MANAGED_RULESET_EXISTS)`), ...warningCodes(findings)];
+  }
+}
+
+/** Every zone to migrate has LEGACY_WAF_RESOURCE findings: they say what the migration removes, not what to review. */
+function warningCodes(findings: Finding[]): string[] {
+  return codeCounts(findings.filter((f) => f.severity === "warning" && f.code !== "LEGACY_WAF_RESOURCE"));
 }
 
 /** `CODE` or `CODE ×n`, in order of first appearance. */
