@@ -60,7 +60,7 @@ export async function bundleCli() {
  * A dependency's own source map may name sources its package does not ship (get-caller-file's index.ts);
  * mapping bundled dependency code to their JavaScript as published keeps every map entry readable.
  */
-const dependencyMapsAsShipped = {
+export const dependencyMapsAsShipped = {
   name: "dependency-maps-as-shipped",
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, (args) => ({
@@ -72,12 +72,13 @@ const dependencyMapsAsShipped = {
 
 /** Drops the embedded text of our own sources (src/ ships with the package); keeps it for dependencies. */
 function slimSourceMaps(dir) {
-  for (const name of readdirSync(dir).filter((f) => f.endsWith(".map"))) {
-    const file = path.join(dir, name);
-    const map = JSON.parse(readFileSync(file, "utf8"));
-    map.sourcesContent = map.sources.map((s, i) => (s.includes("node_modules/") ? map.sourcesContent[i] : null));
-    writeFileSync(file, JSON.stringify(map));
-  }
+  for (const name of readdirSync(dir).filter((f) => f.endsWith(".map"))) slimSourceMap(path.join(dir, name));
+}
+
+export function slimSourceMap(file) {
+  const map = JSON.parse(readFileSync(file, "utf8"));
+  map.sourcesContent = map.sources.map((s, i) => (s.includes("node_modules/") ? map.sourcesContent[i] : null));
+  writeFileSync(file, JSON.stringify(map));
 }
 
 /** tsc's .js and .js.map under dist/cli/ (the bundle replaces them); its .d.ts files stay. */

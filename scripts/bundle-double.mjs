@@ -8,6 +8,7 @@
 // hold and the mirror's double.env (CF_DOUBLE_MAIN) needs no change. The other modules stay tsc's output:
 // the library and the tests import them.
 import { build } from "esbuild";
+import { dependencyMapsAsShipped, slimSourceMap } from "./bundle-cli.mjs";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,15 +25,18 @@ export async function bundleProviderDouble() {
     format: "esm",
     platform: "node",
     target: "node20",
-    // tsc's maps are read as input, so stack traces point at src/; a test double needs no embedded sources.
+    // As for the CLI: maps point at src/ through tsc's, and bundled dependencies (gRPC) at their published
+    // JavaScript, embedded, since their own sources are not shipped.
     sourcemap: "linked",
-    sourcesContent: false,
+    sourcesContent: true,
     logLevel: "warning",
     metafile: true,
     // Bundled CommonJS dependencies require Node's built-ins; an ES module has no `require` of its own.
+    plugins: [dependencyMapsAsShipped],
     banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
   });
   if (result.errors.length) throw new Error(`bundling the provider double failed: ${result.errors.length} errors`);
+  slimSourceMap(`${ENTRY}.map`);
   return Object.keys(result.metafile.inputs).length;
 }
 
