@@ -124,6 +124,6 @@ function contentOf(p: InstancePlan, input: { cwd: string; outDir: string; versio
   });
   const dir = path.resolve(input.cwd, input.outDir, instanceOutDir(instance.root, instance.workspace));
   const fromScript = path.relative(dir, instance.dir).split(path.sep).join("/") || ".";
-  const script = renderMigrateScript({ ...scriptInput(input.version, zones, plan), root: { fromScript, workspace: instance.workspace, sharedFiles } });
+  const script = renderMigrateScript({ ...scriptInput(input.version, zones, plan), workspace: instance.workspace, root: { fromScript, sharedFiles } });
   return { plan, report, markdown, script };
 }

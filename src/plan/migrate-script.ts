@@ -42,19 +42,17 @@ export interface ScriptInput {
    */
   legacyReferences?: string[];
   /**
-   * One migration of an estate: the root module's directory relative to the script's own (the script
-   * cds there first, so it runs in its root wherever it is started from) and the workspace it selects
-   * with TF_WORKSPACE (absent or `default`: none).
-   */
-  /**
-   * The workspace the plan was made for (one root): the script exports it as TF_WORKSPACE, so it changes
-   * that workspace's state whichever one is selected where it runs. Absent or `default`: none (a state
-   * saved anywhere is labelled `default` without being known to be it).
+   * The workspace the plan was made for: the script exports it as TF_WORKSPACE before any terraform command,
+   * so it changes that workspace's state whichever one is selected where it runs. Absent or `default`: none
+   * (a state saved anywhere is labelled `default` without being known to be it).
    */
   workspace?: string;
+  /**
+   * One migration of an estate: the root module's directory relative to the script's own (the script cds
+   * there first, so it runs in its root wherever it is started from).
+   */
   root?: {
     fromScript: string;
-    workspace?: string;
     /**
      * Files step 6 edits that other roots of the estate also use (a shared module): deleting their legacy
      * blocks before those roots have removed the resources from their state would make their next apply
@@ -101,10 +99,9 @@ export function renderMigrateScript(input: ScriptInput): string {
     w("# One root module of an estate: run in it, whatever the current directory.");
     w(`cd "$HERE"/${shellQuote(input.root.fromScript)}`);
   }
-  const workspace = input.root?.workspace ?? input.workspace;
-  if (workspace && workspace !== "default") {
+  if (input.workspace && input.workspace !== "default") {
     w("# Its workspace: every terraform command below reads and changes this workspace's state.");
-    w(`export TF_WORKSPACE=${shellQuote(workspace)}`);
+    w(`export TF_WORKSPACE=${shellQuote(input.workspace)}`);
   }
   w("# The patches' paths start at this directory (relative to the root module, where this script runs).");
   w(`PATCH_DIR=${shellQuote(input.patchDir)}`);
