@@ -7,7 +7,7 @@ import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "..
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
-import { zoneEntries } from "../estate/zone-status.js";
+import { zoneEntries, zoneStatus } from "../estate/zone-status.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
@@ -35,7 +35,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
 
   const { byZone, other } = findingsByZone(report);
   const estate = isEstate(report);
-  const verdicts = zoneEntries(report).map((e) => zoneVerdict(e.zone, byZone.get(zoneKey(e.zone.zoneId, e.zone)) ?? [], e.instanceErrors, estate));
+  const verdicts = zoneEntries(report).map((e) => zoneVerdict(e.zone, e.findings, e.instanceErrors, estate));
   if (report.zones.length) {
     const n = (k: ZoneVerdict["kind"]) => verdicts.filter((v) => v.kind === k).length;
     fixed.push("", `**Zones:** ${n("blocked")} blocked · ${n("act")} to act on · ${n("ready")} ready`);
@@ -91,17 +91,15 @@ interface ZoneVerdict {
 }
 
 /**
- * Blocked: an error finding, an error of the zone's instance as a whole (a provider that cannot import the
- * ruleset, a reference that would dangle: estate/zone-status.ts blocks on those too) or not compatible; to act
- * on: warnings; ready: nothing but information.
+ * Blocked as the shared rule says (estate/zone-status.ts: an error of the zone or of its instance as a whole,
+ * or not compatible); to act on: warnings; ready: nothing but information. The line names the codes, counted.
  */
 function zoneVerdict(z: ZoneReport, findings: Finding[], instanceErrors: Finding[], estate: boolean): ZoneVerdict {
-  const codes = (s: Severity) => codeList(findings.filter((f) => f.severity === s));
-  const errors = codes("error");
-  const warnings = codes("warning");
-  const blockers = [...errors, ...codeList(instanceErrors.filter((f) => f.severity === "error" && !findings.some((g) => g.code === f.code)))];
-  if (!z.compatible && !findings.some((f) => f.code === "URI_WAF_OVERRIDE")) blockers.push("not compatible (URI-based WAF override)");
-  const kind = blockers.length ? "blocked" : warnings.length ? "act" : "ready";
+  const warnings = codeList(findings.filter((f) => f.severity === "warning"));
+  const blocked = zoneStatus(z, findings, instanceErrors).status === "blocked";
+  const blockers = blocked ? codeList([...findings, ...instanceErrors].filter((f) => f.severity === "error")) : [];
+  if (blocked && !z.compatible && !findings.some((f) => f.code === "URI_WAF_OVERRIDE")) blockers.push("not compatible (URI-based WAF override)");
+  const kind = blocked ? "blocked" : warnings.length ? "act" : "ready";
   const parts = [
     ...(blockers.length ? [`**blocked by** ${blockers.join(", ")}`] : []),
     ...(warnings.length ? [`to act on: ${warnings.join(", ")}`] : []),
