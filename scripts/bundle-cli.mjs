@@ -11,9 +11,10 @@
 // The bundle keeps dist/cli/'s depth, so the `import.meta.url`-relative paths it contains still hold:
 // `../../package.json` (the version) and `./worker.js` (the parse pool's worker, bundled here too).
 import { build } from "esbuild";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { NODE_BUNDLE_OPTIONS, slimSourceMap } from "./bundle-node.mjs";
 
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const CLI = path.join(DIST, "cli");
@@ -28,25 +29,12 @@ export async function bundleCli() {
     const result = await build({
       entryPoints: { main: ENTRY, worker: WORKER },
       outdir: out,
-      bundle: true,
+      ...NODE_BUNDLE_OPTIONS,
       splitting: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
       external: EXTERNAL,
-      // tsc's source maps are read as input, so the bundle's maps point at src/ (shipped in the package);
-      // bundled dependencies' sources are not shipped, so their text stays embedded (see slimSourceMaps).
-      sourcemap: "linked",
-      sourcesContent: true,
-      logLevel: "warning",
-      metafile: true,
-      // Bundled CommonJS dependencies (cross-spawn under execa) require Node's built-ins; an ES module has
-      // no `require` of its own, so each output file gets one.
-      banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
-      plugins: [dependencyMapsAsShipped],
     });
     if (result.errors.length) throw new Error(`bundling the CLI failed: ${result.errors.length} errors`);
-    slimSourceMaps(out);
+    for (const name of readdirSync(out).filter((f) => f.endsWith(".map"))) slimSourceMap(path.join(out, name));
     removeCompiledJs(CLI);
     for (const f of readdirSync(out)) renameSync(path.join(out, f), path.join(CLI, f));
     chmodSync(ENTRY, 0o755);
@@ -54,31 +42,6 @@ export async function bundleCli() {
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-}
-
-/**
- * A dependency's own source map may name sources its package does not ship (get-caller-file's index.ts);
- * mapping bundled dependency code to their JavaScript as published keeps every map entry readable.
- */
-export const dependencyMapsAsShipped = {
-  name: "dependency-maps-as-shipped",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, (args) => ({
-      contents: readFileSync(args.path, "utf8").replace(/^\/\/# sourceMappingURL=.*$/gm, ""),
-      loader: "js",
-    }));
-  },
-};
-
-/** Drops the embedded text of our own sources (src/ ships with the package); keeps it for dependencies. */
-function slimSourceMaps(dir) {
-  for (const name of readdirSync(dir).filter((f) => f.endsWith(".map"))) slimSourceMap(path.join(dir, name));
-}
-
-export function slimSourceMap(file) {
-  const map = JSON.parse(readFileSync(file, "utf8"));
-  map.sourcesContent = map.sources.map((s, i) => (s.includes("node_modules/") ? map.sourcesContent[i] : null));
-  writeFileSync(file, JSON.stringify(map));
 }
 
 /** tsc's .js and .js.map under dist/cli/ (the bundle replaces them); its .d.ts files stay. */

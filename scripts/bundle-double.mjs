@@ -8,7 +8,7 @@
 // hold and the mirror's double.env (CF_DOUBLE_MAIN) needs no change. The other modules stay tsc's output:
 // the library and the tests import them.
 import { build } from "esbuild";
-import { dependencyMapsAsShipped, slimSourceMap } from "./bundle-cli.mjs";
+import { NODE_BUNDLE_OPTIONS, slimSourceMap } from "./bundle-node.mjs";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,19 +21,7 @@ export async function bundleProviderDouble() {
     entryPoints: [ENTRY],
     outfile: ENTRY,
     allowOverwrite: true,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    // As for the CLI: maps point at src/ through tsc's, and bundled dependencies (gRPC) at their published
-    // JavaScript, embedded, since their own sources are not shipped.
-    sourcemap: "linked",
-    sourcesContent: true,
-    logLevel: "warning",
-    metafile: true,
-    // Bundled CommonJS dependencies require Node's built-ins; an ES module has no `require` of its own.
-    plugins: [dependencyMapsAsShipped],
-    banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
+    ...NODE_BUNDLE_OPTIONS,
   });
   if (result.errors.length) throw new Error(`bundling the provider double failed: ${result.errors.length} errors`);
   slimSourceMap(`${ENTRY}.map`);
