@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { instanceOutDir, renderEstateMarkdown, safeOrder, type PlannedInstance } from "../../src/estate/plan-order.js";
 import { estateSummary } from "../../src/estate/summary.js";
 import type { Report } from "../../src/core/model.js";
+import { estateZone } from "../support/estate.js";
 
 const inst = (root: string, workspace = "default", extra: Partial<PlannedInstance> = {}): PlannedInstance => ({
   root,
@@ -53,20 +54,7 @@ describe("estate plan layout and order", () => {
 });
 
 describe("estate summary", () => {
-  const zone = (zoneId: string, root: string, extra: Record<string, unknown> = {}) => ({
-    zoneId,
-    zoneName: null,
-    plan: "unknown" as const,
-    compatible: true,
-    migrationMode: "pending" as const,
-    phase1: { eligible: false, reasons: [] },
-    ruleset: { name: "default", rules: [] },
-    imports: [{ to: "cloudflare_ruleset.x", id: `zone/${zoneId}/0123456789abcdef0123456789abcdef` }],
-    stateRemovals: [],
-    root,
-    workspace: "default",
-    ...extra,
-  });
+  const zone = (zoneId: string, root: string, extra: Record<string, unknown> = {}) => estateZone(zoneId, root, extra);
   const A = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
   const B = "1b2c3d4e5f60718293a4b5c6d7e8f901";
   it("says per zone entry: blocked and why (zone or instance errors), needs its id, split, ready, migrated; worst first", () => {

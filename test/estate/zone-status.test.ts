@@ -7,22 +7,10 @@ import { zoneStatus } from "../../src/estate/zone-status.js";
 import { renderHtml } from "../../src/render/html/index.js";
 import { zoneViews } from "../../src/render/html/status.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
+import { estateZone } from "../support/estate.js";
 
 const id = (n: number) => n.toString(16).padStart(32, "0");
-const zone = (zoneId: string, root: string, extra: Partial<ZoneReport> = {}): ZoneReport => ({
-  zoneId,
-  zoneName: null,
-  plan: "unknown",
-  compatible: true,
-  migrationMode: "pending",
-  phase1: { eligible: false, reasons: [] },
-  ruleset: { name: "default", rules: [] },
-  imports: [{ to: "cloudflare_ruleset.x", id: `zone/${zoneId}/0123456789abcdef0123456789abcdef` }],
-  stateRemovals: [],
-  root,
-  workspace: "default",
-  ...extra,
-});
+const zone = estateZone;
 const finding = (code: string, severity: Finding["severity"], zoneId: string | null, root: string, address: string | null = null): Finding =>
   ({ code, severity, message: "", zoneId, address, file: null, line: null, root, workspace: "default" }) as Finding;
 const unresolved = { address: "cloudflare_waf_package.owasp", attribute: "sensitivity", expression: "var.s", reason: "a variable without a value", file: null, line: null };
