@@ -1,12 +1,12 @@
 // End-to-end: `cf-waf-migrate plan` on the fixtures, its artifacts, and migrate.sh against the fake terraform.
 import { execa } from "execa";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
 import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
 import { expectGolden } from "../support/golden.js";
-import { copyFixture, FAKE_TERRAFORM, fakeTerraformBin, tempDir } from "../support/workdir.js";
+import { copyDir, copyFixture, FAKE_TERRAFORM, fakeTerraformBin, tempDir } from "../support/workdir.js";
 
 const MZ = path.join(TESTDATA, "multi-zone");
 const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";
@@ -43,9 +43,7 @@ async function migrationArtifacts(): Promise<string> {
     expect(r.exitCode, r.stderr).toBe(0);
     return out;
   })();
-  const own = tempDir();
-  cpSync(await migrationOut, own, { recursive: true });
-  return own;
+  return copyDir(await migrationOut, "plan-out");
 }
 
 describe("cf-waf-migrate plan", () => {

@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import path from "node:path";
 import { resourceOfInstance } from "../../src/core/resource-match.js";
 import { BIN, ROOT, runCli, TESTDATA } from "../support/cli.js";
-import { tempDir } from "../support/workdir.js";
+import { copyDir, tempDir } from "../support/workdir.js";
 
 export const REAL_TERRAFORM = "/usr/local/bin/terraform";
 export const WRAPPER = path.join(ROOT, "test/support/real-terraform.sh");
@@ -65,9 +65,7 @@ export interface Copy {
  * set-up would give, in its own directory.
  */
 export async function copyTree(tree: CorpusTree, layout: GitLayout = "none", get = true): Promise<Copy> {
-  const template = await templateOf(tree, layout, get);
-  const base = tempDir(`cfwm-${tree.name}-`);
-  cpSync(template, base, { recursive: true });
+  const base = copyDir(await templateOf(tree, layout, get), tree.name);
   const top = layout === "repo-subdir" ? path.join(base, "infra", "waf") : base;
   return { top, root: path.join(top, tree.root), before: snapshot(top) };
 }
