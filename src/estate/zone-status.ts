@@ -26,9 +26,21 @@ export interface ZoneVerdict {
 /** The zone's instance: where the split-zone join says its one ruleset is generated. */
 export type ZoneEntry = ZoneReport & { rulesetIn?: { root: string; workspace: string } };
 
+/**
+ * Errors without a zone that migrating clears rather than prevents: PROVIDER_UPGRADE_BLOCKED says the legacy
+ * resources must be migrated before the provider moves past 3.35, so it is the reason to migrate each zone of
+ * the instance, never a reason one cannot be (a gate run with `--target-provider 4` said "blocked" of every zone).
+ */
+const CLEARED_BY_MIGRATING: ReadonlySet<string> = new Set(["PROVIDER_UPGRADE_BLOCKED"]);
+
+/** An error of a zone's instance as a whole that stops the zone's migration (a provider that cannot load the ruleset, a kept reference). */
+export function blocksInstanceZones(f: Finding): boolean {
+  return f.severity === "error" && !CLEARED_BY_MIGRATING.has(f.code);
+}
+
 /** `findings`: the zone entry's own; `instanceErrors`: errors of its instance without a zone (provider, references). */
 export function zoneStatus(zone: ZoneEntry, findings: readonly Finding[], instanceErrors: readonly Finding[] = []): ZoneVerdict {
-  const codes = [...new Set([...findings, ...instanceErrors].filter((f) => f.severity === "error").map((f) => f.code))];
+  const codes = [...new Set([...findings.filter((f) => f.severity === "error"), ...instanceErrors.filter(blocksInstanceZones)].map((f) => f.code))];
   if (!zone.compatible && !codes.includes("URI_WAF_OVERRIDE")) codes.push("URI_WAF_OVERRIDE");
   if (codes.length) return { status: "blocked", reasons: codes };
   // Never assume a value offline: an unresolved setting or zone id stops the zone before its ruleset id does.
@@ -50,7 +62,7 @@ export interface ZoneEntryFindings {
   zone: ZoneEntry;
   /** Every finding of the zone entry (not only errors: renderers list them). */
   findings: Finding[];
-  /** Errors of the entry's instance that name no zone: they block each zone of the instance. */
+  /** Errors of the entry's instance that name no zone and block each of its zones (see blocksInstanceZones). */
   instanceErrors: Finding[];
 }
 
@@ -68,7 +80,7 @@ export function zoneEntries(report: Report): ZoneEntryFindings[] {
     return {
       zone: z,
       findings: byKey.get(zoneKey(z.zoneId, z)) ?? [],
-      instanceErrors: (byKey.get(zoneKey("", z)) ?? []).filter((f) => f.severity === "error"),
+      instanceErrors: (byKey.get(zoneKey("", z)) ?? []).filter(blocksInstanceZones),
     };
   });
 }

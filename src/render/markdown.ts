@@ -7,7 +7,7 @@ import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "..
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
-import { zoneEntries, zoneStatus } from "../estate/zone-status.js";
+import { blocksInstanceZones, zoneEntries, zoneStatus } from "../estate/zone-status.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
@@ -97,7 +97,7 @@ interface ZoneVerdict {
 function zoneVerdict(z: ZoneReport, findings: Finding[], instanceErrors: Finding[], estate: boolean): ZoneVerdict {
   const warnings = codeList(findings.filter((f) => f.severity === "warning"));
   const blocked = zoneStatus(z, findings, instanceErrors).status === "blocked";
-  const blockers = blocked ? codeList([...findings, ...instanceErrors].filter((f) => f.severity === "error")) : [];
+  const blockers = blocked ? codeList([...findings.filter((f) => f.severity === "error"), ...instanceErrors.filter(blocksInstanceZones)]) : [];
   if (blocked && !z.compatible && !findings.some((f) => f.code === "URI_WAF_OVERRIDE")) blockers.push("not compatible (URI-based WAF override)");
   const kind = blocked ? "blocked" : warnings.length ? "act" : "ready";
   const parts = [

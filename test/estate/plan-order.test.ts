@@ -68,12 +68,12 @@ describe("estate summary", () => {
       ],
       resources: [],
       zones: [zone(A, "a"), zone(B, "b", { imports: [{ to: "x", id: `zone/${B}/<RULESET_ID>` }] }), zone(A, "b", { imports: [], rulesetIn: { root: "a", workspace: "default" } })],
-      findings: [{ code: "PROVIDER_UPGRADE_BLOCKED", severity: "error", message: "", zoneId: null, address: null, file: null, line: null, root: "b", workspace: "default" }],
+      findings: [{ code: "PROVIDER_FEATURE_MISSING", severity: "error", message: "", zoneId: null, address: null, file: null, line: null, root: "b", workspace: "default" }],
       errors: [],
     } as unknown as Report;
     expect(estateSummary(report).map((l) => [l.status, l.root, l.zoneId.slice(0, 4), l.reasons.join(",")])).toEqual([
-      ["blocked", "b", "1b2c", "PROVIDER_UPGRADE_BLOCKED"],
-      ["blocked", "b", "0f1e", "PROVIDER_UPGRADE_BLOCKED"],
+      ["blocked", "b", "1b2c", "PROVIDER_FEATURE_MISSING"],
+      ["blocked", "b", "0f1e", "PROVIDER_FEATURE_MISSING"],
       ["ready", "a", "0f1e", ""],
       ["migrated", "m", "3d4e", ""],
     ]);

@@ -34,6 +34,8 @@ const CASES: { name: string; zone: ZoneReport; findings?: Finding[]; summary: st
     badge: "Ready",
   },
   { name: "ready", zone: zone(id(9), "a"), findings: [finding("LEGACY_WAF_RESOURCE", "warning", id(9), "a")], summary: "ready", group: "ready", badge: "Ready" },
+  // Root c's provider may not move to 4.x until its legacy WAF is migrated: a reason to migrate, not a blocker.
+  { name: "ready, its root's provider upgrade waiting for it", zone: zone(id(11), "c"), findings: [finding("LEGACY_WAF_RESOURCE", "warning", id(11), "c")], summary: "ready", group: "ready", badge: "Ready" },
 ];
 
 function estate(): Report {
@@ -44,11 +46,12 @@ function estate(): Report {
     roots: [
       { path: "a", workspace: "default", states: [] },
       { path: "b", workspace: "default", states: [] },
+      { path: "c", workspace: "default", states: [] },
     ],
     resources: [],
     zones: CASES.map((c) => c.zone),
     // A provider that cannot import the ruleset blocks every zone of root b; a warning of root a blocks nothing.
-    findings: [...CASES.flatMap((c) => c.findings ?? []), finding("PROVIDER_FEATURE_MISSING", "error", null, "b"), finding("REMOTE_MODULE_NOT_FOLLOWED", "warning", null, "a")],
+    findings: [...CASES.flatMap((c) => c.findings ?? []), finding("PROVIDER_FEATURE_MISSING", "error", null, "b"), finding("REMOTE_MODULE_NOT_FOLLOWED", "warning", null, "a"), finding("PROVIDER_UPGRADE_BLOCKED", "error", null, "c")],
     errors: [],
   } as unknown as Report;
 }
@@ -107,5 +110,7 @@ describe("one status per zone entry, the same in the summary and the HTML overvi
     expect(zoneStatus({ ...z, compatible: true }, []).status).toBe("needs-values");
     expect(zoneStatus({ ...z, compatible: true, unresolved: undefined }, []).status).toBe("ruleset-elsewhere");
     expect(zoneStatus({ ...z, compatible: true, unresolved: undefined }, [], [finding("PROVIDER_FEATURE_MISSING", "error", null, "a")])).toEqual({ status: "blocked", reasons: ["PROVIDER_FEATURE_MISSING"] });
+    // Migrating is what lets the provider move on: the upgrade gate's error never stops a zone's migration.
+    expect(zoneStatus({ ...z, compatible: true, unresolved: undefined }, [], [finding("PROVIDER_UPGRADE_BLOCKED", "error", null, "a")]).status).toBe("ruleset-elsewhere");
   });
 });

@@ -4,7 +4,7 @@
 import type { Finding, Report, ZoneReport } from "../../core/model.js";
 import { ruleDoc } from "../rule-docs.js";
 import { instanceLabel } from "../instances.js";
-import { zoneEntries, zoneStatus, type ZoneEntryStatus, type ZoneVerdict } from "../../estate/zone-status.js";
+import { blocksInstanceZones, zoneEntries, zoneStatus, type ZoneEntryStatus, type ZoneVerdict } from "../../estate/zone-status.js";
 
 export { instanceLabel } from "../instances.js";
 
@@ -82,7 +82,7 @@ export function statusOf(zone: ZoneReport & EstatePlace, findings: Finding[], in
 function reasonsOf(zone: ZoneReport & EstatePlace, findings: Finding[], instanceErrors: Finding[], v: ZoneVerdict): string[] {
   switch (v.status) {
     case "blocked": {
-      const counted = codeCounts([...findings.filter((f) => f.severity === "error"), ...instanceErrors]).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
+      const counted = codeCounts([...findings.filter((f) => f.severity === "error"), ...instanceErrors.filter(blocksInstanceZones)]).map((c) => `${c}: ${ruleDoc(c.split(" ")[0]!).short}`);
       // The rule adds URI_WAF_OVERRIDE for a zone that is not compatible without saying so in a finding.
       if (!counted.some((c) => c.startsWith("URI_WAF_OVERRIDE")) && v.reasons.includes("URI_WAF_OVERRIDE")) counted.push(`not compatible: ${ruleDoc("URI_WAF_OVERRIDE").short}`);
       return counted;
