@@ -92,7 +92,8 @@ function reasonsOf(zone: ZoneReport & EstatePlace, findings: Finding[], instance
       return [n ? `${n} setting${n === 1 ? "" : "s"} not known offline (VALUE_UNRESOLVED)` : "the zone id is not known offline (VALUE_UNRESOLVED)"];
     }
     case "needs-ruleset-id":
-      return [`its import id needs the zone's entry point ruleset id: run cf-waf-migrate api entrypoint --zone ${zone.zoneId}`, ...warningCodes(findings)];
+      // The first reason is RULESET_ID_UNKNOWN in words: the warning is not counted again after it.
+      return [`its import id needs the zone's entry point ruleset id (RULESET_ID_UNKNOWN): run cf-waf-migrate api entrypoint --zone ${zone.zoneId}`, ...warningCodes(findings.filter((f) => f.code !== "RULESET_ID_UNKNOWN"))];
     case "ruleset-elsewhere": // zoneViews says where the ruleset is generated, whatever the status.
       return warningCodes(findings);
     case "ready":
