@@ -199,9 +199,13 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const at = { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null };
 
   const plan: ZonePlan = ownValue(opts.zonePlans, zoneId) ?? z.zone?.plan ?? "unknown";
-  const compatible = phase2Compatible(z.overrides);
+  // What the zone really has: a legacy block whose count/for_each gives no instance here (count = 0 in
+  // production) configures nothing live, so it neither blocks the zone nor shapes its ruleset. It is still
+  // a block to delete, so LEGACY_WAF_RESOURCE and the plan (which reads `z`) keep it.
+  const live = withInstances(z);
+  const compatible = phase2Compatible(live.overrides);
   const migrationMode = migrationModeFor(plan);
-  const ctx: ClassifyContext = { owaspPackageIds: new Set(z.packages.map((p) => p.packageId).filter((x): x is string => !!x)) };
+  const ctx: ClassifyContext = { owaspPackageIds: new Set(live.packages.map((p) => p.packageId).filter((x): x is string => !!x)) };
 
   // Legacy resources.
   const legacy: ResourceRef[] = [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref);
@@ -209,7 +213,9 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     findings.push(
       finding(
         "LEGACY_WAF_RESOURCE",
-        `${ref.address} is a previous-WAF resource: it only works up to provider 3.35 and stops working once the zone migrates`,
+        ref.noInstances
+          ? `${ref.address} is a previous-WAF resource whose count/for_each gives no instance here: it configures nothing, but its block goes with the others`
+          : `${ref.address} is a previous-WAF resource: it only works up to provider 3.35 and stops working once the zone migrates`,
         { ref, zoneId },
       ),
     );
@@ -226,7 +232,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  for (const o of z.overrides) {
+  for (const o of live.overrides) {
     findings.push(
       finding(
         "URI_WAF_OVERRIDE",
@@ -240,11 +246,11 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   // Legacy group and rule modes. With the service's configuration, managed modes are mapped exactly.
   const serviceConfig = ownValue(opts.configRulesets, zoneId) ?? null;
   // The reader's kind already weighs the Terraform around the resource (readers/package-kind.ts).
-  for (const g of z.groups) {
+  for (const g of live.groups) {
     const kind = g.kind !== "unknown" ? g.kind : classifyGroup(g, ctx);
     if (!(serviceConfig && kind !== "owasp")) pushModeFinding(findings, kind, g.ref, zoneId, "group", g.groupId, g.mode);
   }
-  for (const r of z.rules) {
+  for (const r of live.rules) {
     const kind = r.kind !== "unknown" ? r.kind : classifyRule(r, ctx);
     if (!(serviceConfig && kind !== "owasp")) pushModeFinding(findings, kind, r.ref, zoneId, "rule", r.ruleId, r.mode);
   }
@@ -271,7 +277,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  const unresolvedItems = [...z.packages, ...z.groups, ...z.rules, ...z.firewallRules, ...z.pageRules];
+  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...z.firewallRules, ...z.pageRules];
   findings.push(...unresolvedFindings(unresolvedItems, zoneId));
   const knownBypasses = z.firewallRules.filter(isWafBypass).length;
   if (exceedsRuleLimit(knownBypasses)) {
@@ -337,7 +343,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
 
   const generated = serviceConfig
     ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"], ruleTodos: {} }
-    : buildRuleset(z);
+    : buildRuleset(live);
   // The previous WAF's zone switch: with it off, the migration must not turn protection on.
   const wafSwitch = zoneWafSwitch(z.zoneWafSettings ?? []);
   findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));
@@ -385,14 +391,14 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     plan,
     compatible,
     migrationMode,
-    phase1: phase1Eligibility(z),
+    phase1: phase1Eligibility(live),
     ruleset: built.ruleset,
     imports: [{ to: `cloudflare_ruleset.${name}`, id: importId }],
     stateRemovals: [...new Set(stateRemovals)].sort(),
   };
   const unresolved = zoneUnresolved(unresolvedItems);
   if (unresolved.length) zone.unresolved = unresolved;
-  zone.legacy = zoneLegacy(z, ctx);
+  zone.legacy = zoneLegacy(live, ctx);
   // A resource that only state knows has no block: point at the zone's anchor so CI can show it on a line.
   for (const f of findings) {
     if (f.file === null && anchor) {
@@ -401,6 +407,12 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     }
   }
   return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetTodos: built.ruleTodos, rulesetResourceName: name, rulesetId };
+}
+
+/** The zone without the legacy blocks that are known to have no instance (see `noInstances`). */
+function withInstances(z: ZoneInventory): ZoneInventory {
+  const has = (x: { ref: ResourceRef }) => !x.ref.noInstances;
+  return { ...z, packages: z.packages.filter(has), groups: z.groups.filter(has), rules: z.rules.filter(has), overrides: z.overrides.filter(has) };
 }
 
 function legacyDataSourceFinding(ds: ResourceRef): Finding {

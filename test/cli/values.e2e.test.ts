@@ -27,6 +27,8 @@ interface Rule {
 }
 interface Zone {
   zoneId: string;
+  compatible: boolean;
+  phase1: { eligible: boolean; reasons: string[] };
   ruleset: { rules: Rule[] };
   stateRemovals: string[];
   unresolved?: { address: string; attribute: string; expression: string }[];
@@ -174,5 +176,37 @@ describe("zones from YAML", () => {
     expect(hint.message).toContain('the zone is cloudflare_zone.z["shop.example.com"], whose id only state knows');
     expect(hint.message).toContain("--zone <ZONE_ID>");
     expect(hint.message).not.toContain("it is the expression");
+  });
+});
+
+describe("count chosen by the environment's tfvars (count = local.staging_only[var.environment])", () => {
+  const tree = "testdata/values-env-count";
+  const codesOf = (r: Report, address: string) => r.findings.filter((f) => f.address === address).map((f) => f.code).sort();
+
+  it("production: the package and the URI override have no instance, so they neither block the zone nor shape its ruleset; their blocks are still listed", async () => {
+    const { report, exitCode } = await json(["scan", tree, "--var-file", `${tree}/env/production.tfvars`]);
+    expect(exitCode).toBe(0);
+    const zone = report.zones[0]!;
+    expect(report.zones).toHaveLength(1);
+    // No live override in this environment: nothing to delete before migrating.
+    expect(zone.compatible).toBe(true);
+    expect(report.findings.filter((f) => f.code === "URI_WAF_OVERRIDE")).toEqual([]);
+    // The medium/simulate of a package with no instance is not this zone's setting.
+    expect(owaspRule(zone).action_parameters!.overrides!.rules![0]).not.toMatchObject({ action: "log", score_threshold: 25 });
+    expect(zone.phase1.reasons.join("; ")).not.toMatch(/cloudflare_waf_package|URI-based/);
+    // Their blocks still go with the others (step 6), and nothing of them is in state to remove.
+    expect(codesOf(report, "module.waf.cloudflare_waf_package.owasp")).toEqual(["LEGACY_WAF_RESOURCE"]);
+    expect(codesOf(report, "module.waf.cloudflare_waf_override.admin")).toEqual(["LEGACY_WAF_RESOURCE"]);
+    expect(zone.stateRemovals).toEqual(["module.waf.cloudflare_waf_rule.sqli[0]"]);
+    expect(codesOf(report, "module.waf.cloudflare_waf_rule.sqli[0]")).toEqual(["LEGACY_WAF_RESOURCE", "MANAGED_OVERRIDE_UNMAPPED"]);
+  });
+
+  it("staging: the production-only rule has no instance, so no finding says it sets a managed rule; the package's settings shape the ruleset", async () => {
+    const { report } = await json(["scan", tree, "--var-file", `${tree}/env/staging.tfvars`]);
+    const zone = report.zones[0]!;
+    expect(codesOf(report, "module.waf.cloudflare_waf_rule.sqli")).toEqual(["LEGACY_WAF_RESOURCE"]);
+    expect(owaspRule(zone).action_parameters!.overrides!.rules![0]).toMatchObject({ action: "log", score_threshold: 25 });
+    expect(zone.compatible).toBe(false);
+    expect(zone.stateRemovals).toEqual(["module.waf.cloudflare_waf_package.owasp[0]"]);
   });
 });
