@@ -161,20 +161,23 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
     }
   }
   // A zone known both by its id and by the expression naming its resource (config only) is one zone.
-  // The same zone reached by its domain name (old `zone = "…"` resources) is merged the same way.
+  // The same zone reached by its domain name (old `zone = "…"` resources) is merged the same way; without
+  // state, into the zone known by its resource's reference (`cloudflare_zone.example.id`), so one zone
+  // never gets two entry point rulesets.
   for (const zr of inv.zones) {
-    if (!zr.id) continue;
-    for (const alias of [`${zr.ref.configAddress}.id`, zr.name]) {
-      if (!alias || alias === zr.id) continue;
+    const canonical = zr.id ?? zr.ref.zoneId;
+    if (!canonical) continue;
+    for (const alias of zr.id ? [`${zr.ref.configAddress}.id`, zr.name] : [zr.name]) {
+      if (!alias || alias === canonical) continue;
       const byAlias = byZone.get(alias);
-      const byId = byZone.get(zr.id);
-      if (!byAlias || byAlias === byId) continue;
+      const byCanonical = byZone.get(canonical);
+      if (!byAlias || byAlias === byCanonical) continue;
       byZone.delete(alias);
-      if (byId) mergeInto(byId, byAlias);
+      if (byCanonical) mergeInto(byCanonical, byAlias);
       else {
-        byAlias.zoneId = zr.id;
+        byAlias.zoneId = canonical;
         byAlias.zone = zr;
-        byZone.set(zr.id, byAlias);
+        byZone.set(canonical, byAlias);
       }
     }
   }

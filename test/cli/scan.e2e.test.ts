@@ -192,3 +192,18 @@ describe("bad input gets a clear answer, never a crash", () => {
     expect(r2.stderr).toMatch(/--zone-plan expects ZONE_ID=VALUE/);
   });
 });
+
+describe("a zone named by its domain (provider 1.x/2.x `zone = \"example.com\"`), config only", () => {
+  it("joins the zone resource with that name: one zone, one ruleset, one import by the resource's reference", async () => {
+    const r = await runCli(["scan", path.join(TESTDATA, "zone-by-domain"), "--format", "json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.zones.map((z: { zoneId: string }) => z.zoneId)).toEqual(["cloudflare_zone.example.id"]);
+    const zone = report.zones[0];
+    expect(zone.zoneName).toBe("example.com");
+    expect(zone.imports).toEqual([{ to: "cloudflare_ruleset.waf_managed_example_com", id: "zone/${cloudflare_zone.example.id}/<RULESET_ID>" }]);
+    expect(zone.stateRemovals).toEqual(["cloudflare_waf_package.owasp", "cloudflare_waf_rule.xss"]);
+    // One entry point per zone: never a second ruleset with the default settings beside the package's.
+    expect(report.findings.filter((f: { code: string }) => f.code === "RULESET_ID_UNKNOWN")).toHaveLength(1);
+  });
+});
