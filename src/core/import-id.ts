@@ -2,6 +2,8 @@
 // `zones/<zone_id>/<ruleset_id>` for provider 5 (reference/domain-facts.md section 3).
 
 export const RULESET_ID_PLACEHOLDER = "<RULESET_ID>";
+/** What commands and import ids hold where a zone id is not known offline. */
+export const ZONE_ID_PLACEHOLDER = "<ZONE_ID>";
 
 export function rulesetImportId(zoneId: string, rulesetId: string, providerMajor: number): string {
   return `${providerMajor >= 5 ? "zones" : "zone"}/${zoneIdForImport(zoneId)}/${rulesetId}`;
@@ -12,10 +14,23 @@ export function isLiteralZoneId(zoneId: string): boolean {
   return /^[0-9a-f]{32}$/i.test(zoneId);
 }
 
+/** Roots an expression from config starts with; a zone key starting otherwise may be a domain name. */
+const EXPRESSION_ROOTS = /^(var|local|each|count|module|data|path|terraform|self)\./;
+
+/**
+ * A zone named by its domain (provider 1.x/2.x `zone = "example.com"`): the zone is known, its id is not.
+ * Expression texts never look like one: references have a known root or an underscore (`cloudflare_zone.z.id`).
+ */
+export function isZoneDomain(zoneId: string): boolean {
+  return !EXPRESSION_ROOTS.test(zoneId) && /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(zoneId);
+}
+
 /**
  * The zone part of an import id: the id itself, or — when only config is known — the expression as a
- * template (`${cloudflare_zone.shop.id}`), which an `import {}` block evaluates at plan time.
+ * template (`${cloudflare_zone.shop.id}`), which an `import {}` block evaluates at plan time. A domain
+ * name is no expression Terraform could evaluate: the id's placeholder stands there.
  */
 export function zoneIdForImport(zoneId: string): string {
-  return isLiteralZoneId(zoneId) ? zoneId : "${" + zoneId + "}";
+  if (isLiteralZoneId(zoneId)) return zoneId;
+  return isZoneDomain(zoneId) ? ZONE_ID_PLACEHOLDER : "${" + zoneId + "}";
 }

@@ -1,9 +1,9 @@
 // Remediation text names only values we know. A zone id that is still an expression offline
 // (`cloudflare_zone.shop.id`, `var.zone_id`) is never written into a command as if it were the id: commands
 // get the `<ZONE_ID>` placeholder the README documents, and the text says what is unknown and how to supply it.
-import { isLiteralZoneId } from "./import-id.js";
+import { isLiteralZoneId, isZoneDomain, ZONE_ID_PLACEHOLDER } from "./import-id.js";
 
-export const ZONE_ID_PLACEHOLDER = "<ZONE_ID>";
+export { ZONE_ID_PLACEHOLDER };
 
 /** The zone id for a command or message: the literal id, or `<ZONE_ID>`. */
 export function zoneIdForText(zoneId: string): string {
@@ -28,5 +28,6 @@ export function unknownZoneHint(zoneId: string): string {
   const ref = ZONE_REFERENCE.exec(zoneId);
   // A resolved reference is not an unknown expression: the zone is known, its id is what only state holds.
   if (ref) return `the zone is ${ref[1]}, whose id only state knows (the generated HCL refers to it as \`${zoneId}\`); for commands, ${state}`;
+  if (isZoneDomain(zoneId)) return `the zone is named ${zoneId} (by its domain, as provider 1.x/2.x wrote it); its id is not in the files: ${state}, or look it up with GET /zones?name=${zoneId}`;
   return `the zone id is not known offline (it is the expression \`${zoneId}\`): set what it depends on with --var-file/--var, or ${state}`;
 }

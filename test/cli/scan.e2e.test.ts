@@ -207,3 +207,19 @@ describe("a zone named by its domain (provider 1.x/2.x `zone = \"example.com\"`)
     expect(report.findings.filter((f: { code: string }) => f.code === "RULESET_ID_UNKNOWN")).toHaveLength(1);
   });
 });
+
+describe("a zone named only by its domain (no cloudflare_zone), config only", () => {
+  it("the import and the hints use <ZONE_ID> and say the domain is known, not that `example.com` is an expression", async () => {
+    const r = await runCli(["scan", path.join(TESTDATA, "zone-by-domain-only"), "--format", "json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.zones.map((z: { zoneId: string }) => z.zoneId)).toEqual(["example.com"]);
+    // `${example.com}` is no template Terraform can evaluate: the id is a placeholder to fill in.
+    expect(report.zones[0].imports).toEqual([{ to: "cloudflare_ruleset.waf_managed_example_com", id: "zone/<ZONE_ID>/<RULESET_ID>" }]);
+    const hint = report.findings.find((f: { code: string }) => f.code === "RULESET_ID_UNKNOWN");
+    expect(hint.message).toContain("the zone is named example.com");
+    expect(hint.message).toContain("GET /zones?name=example.com");
+    expect(hint.message).not.toContain("expression");
+    expect(hint.message).not.toContain("--var-file");
+  });
+});
