@@ -123,6 +123,9 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   }
   const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names }));
   const findings: Finding[] = analyses.flatMap((a) => a.findings);
+  // Blocks left out of every zone (no instance): still blocks to delete.
+  const zoned = new Set(zones.flatMap((z) => [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref)));
+  for (const x of [...inv.packages, ...inv.groups, ...inv.rules, ...inv.overrides]) if (!zoned.has(x.ref)) findings.push(legacyResourceFinding(x.ref, null));
   // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
   for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs));
   findings.push(...duplicateEntryPointFindings(inv.rulesets, inv.zones));
@@ -181,7 +184,14 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
       }
     }
   }
-  return [...byZone.values()].sort((a, b) => a.zoneId.localeCompare(b.zoneId));
+  // Legacy blocks whose count/for_each gives no instance configure nothing: alone they put no zone in scope
+  // (no ruleset, no import); analyze lists them as blocks of no zone.
+  return [...byZone.values()].filter(hasInstances).sort((a, b) => a.zoneId.localeCompare(b.zoneId));
+}
+
+function hasInstances(z: ZoneInventory): boolean {
+  const live = withInstances(z);
+  return live.packages.length + live.groups.length + live.rules.length + live.overrides.length + z.firewallRules.length + z.pageRules.length > 0;
 }
 
 function mergeInto(target: ZoneInventory, src: ZoneInventory): void {
@@ -213,15 +223,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   // Legacy resources.
   const legacy: ResourceRef[] = [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref);
   for (const ref of legacy) {
-    findings.push(
-      finding(
-        "LEGACY_WAF_RESOURCE",
-        ref.noInstances
-          ? `${ref.address} is a previous-WAF resource whose count/for_each gives no instance here: it configures nothing, but its block goes with the others`
-          : `${ref.address} is a previous-WAF resource: it only works up to provider 3.35 and stops working once the zone migrates`,
-        { ref, zoneId },
-      ),
-    );
+    findings.push(legacyResourceFinding(ref, zoneId));
     const zeroInstances = !ref.inState && ref.mayHaveNoInstances === true;
     if (opts.stateKnown && ref.inConfig !== ref.inState && !zeroInstances && !underUnfollowedModule(ref, opts)) {
       findings.push(
@@ -410,6 +412,16 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     }
   }
   return { zone, findings, inventory: z, rulesetNotes: built.notes, rulesetTodos: built.ruleTodos, rulesetResourceName: name, rulesetId };
+}
+
+function legacyResourceFinding(ref: ResourceRef, zoneId: string | null): Finding {
+  return finding(
+    "LEGACY_WAF_RESOURCE",
+    ref.noInstances
+      ? `${ref.address} is a previous-WAF resource whose count/for_each gives no instance here: it configures nothing, but its block goes with the others`
+      : `${ref.address} is a previous-WAF resource: it only works up to provider 3.35 and stops working once the zone migrates`,
+    { ref, zoneId },
+  );
 }
 
 /** The zone without the legacy blocks that are known to have no instance (see `noInstances`). */

@@ -201,6 +201,20 @@ describe("count chosen by the environment's tfvars (count = local.staging_only[v
     expect(codesOf(report, "module.waf.cloudflare_waf_rule.sqli[0]")).toEqual(["LEGACY_WAF_RESOURCE", "MANAGED_OVERRIDE_UNMAPPED"]);
   });
 
+  it("dev: no legacy block has an instance, so no zone is migrated (no ruleset, no import); each block is still listed, of no zone", async () => {
+    const { report, exitCode } = await json(["scan", tree, "--var-file", `${tree}/env/dev.tfvars`]);
+    expect(exitCode).toBe(0);
+    expect(report.zones).toEqual([]);
+    expect(report.findings.map((f) => [f.code, f.address, (f as { zoneId?: string | null }).zoneId])).toEqual([
+      ["LEGACY_WAF_RESOURCE", "module.waf.cloudflare_waf_package.owasp", null],
+      ["LEGACY_WAF_RESOURCE", "module.waf.cloudflare_waf_rule.sqli", null],
+      ["LEGACY_WAF_RESOURCE", "module.waf.cloudflare_waf_override.admin", null],
+    ]);
+    const text = await runCli(["scan", tree, "--var-file", `${tree}/env/dev.tfvars`, "--format", "text"]);
+    expect(text.stdout).toMatch(/^cf-waf-migrate scan: 0 zones/);
+    expect(text.stdout).toContain("module.waf.cloudflare_waf_package.owasp is a previous-WAF resource whose count/for_each gives no instance here");
+  });
+
   it("staging: the production-only rule has no instance, so no finding says it sets a managed rule; the package's settings shape the ruleset", async () => {
     const { report } = await json(["scan", tree, "--var-file", `${tree}/env/staging.tfvars`]);
     const zone = report.zones[0]!;

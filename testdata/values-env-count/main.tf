@@ -1,5 +1,6 @@
 # One root per environment is the same code: the tfvars file (not in the tree's defaults) picks which
-# legacy blocks have an instance. In production the package and the URI override have none.
+# legacy blocks have an instance. In production the package and the URI override have none; in dev
+# no legacy block has one.
 terraform {
   required_providers {
     cloudflare = {

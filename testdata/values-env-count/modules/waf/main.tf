@@ -10,6 +10,7 @@ locals {
   staging_only = {
     staging    = 1
     production = 0
+    dev        = 0
   }
 }
 

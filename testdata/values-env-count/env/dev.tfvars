@@ -1,0 +1,2 @@
+environment = "dev"
+zone_id     = "0da42c8d2132a9ddaf714f9e7c920711"
