@@ -224,3 +224,24 @@ describe("count chosen by the environment's tfvars (count = local.staging_only[v
     expect(zone.stateRemovals).toEqual(["module.waf.cloudflare_waf_package.owasp[0]"]);
   });
 });
+
+describe("zone ids looked up by data sources, per module instance and per count index", () => {
+  it("each instance is its own zone, named by the lookup it uses (not one zone `var.zone_id` with two packages)", async () => {
+    const { report, exitCode } = await json(["scan", "testdata/zones-from-data-source"]);
+    expect(exitCode).toBe(0);
+    const byName = (d: string) => `data.cloudflare_zones.by_name["${d}"].zones[0].id`;
+    expect(report.zones.map((z) => z.zoneId)).toEqual([
+      byName("blog.example.com"),
+      byName("shop.example.com"),
+      "data.cloudflare_zones.listed[0].zones[0].id",
+      "data.cloudflare_zones.listed[1].zones[0].id",
+    ]);
+    const zone = (id: string) => report.zones.find((z) => z.zoneId === id)!;
+    const categories = (z: Zone) => owaspRule(z).action_parameters!.overrides!.categories;
+    // Legacy low: PL1 (levels 2-4 off); high: PL2 (levels 3-4 off); each zone keeps its own package's setting.
+    expect(categories(zone(byName("shop.example.com")))).toHaveLength(3);
+    expect(categories(zone(byName("blog.example.com")))).toHaveLength(2);
+    expect(zone(byName("shop.example.com")).stateRemovals).toEqual(['module.waf["shop.example.com"].cloudflare_waf_package.owasp']);
+    expect(zone("data.cloudflare_zones.listed[1].zones[0].id").stateRemovals).toEqual(["cloudflare_waf_rule.sqli[1]"]);
+  });
+});

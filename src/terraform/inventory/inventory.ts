@@ -9,6 +9,7 @@ import { Unknown } from "../../core/tf-expr/values.js";
 import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, type ModuleInstance } from "../config/resolve.js";
 import type { StateInstance, StateRead } from "../state/read.js";
 import { expressionText, literalString } from "../config/values.js";
+import { unresolvedZoneExpression } from "./zone-expression.js";
 
 interface ConfigEntry {
   resource: ConfigResource;
@@ -204,5 +205,6 @@ function configZoneId(entry: ConfigEntry, ctx: EvaluationContext, zones: ZoneLoo
     const resolved = stringOrReference(ctx.value(v, mi, binding));
     if (resolved) return "literal" in resolved ? resolved.literal : zoneOfReference(resolved.reference, zones);
   }
-  return expressionText(v) ?? (typeof v === "string" ? v : null);
+  // Only for a config instance (`at` given): a state instance has no binding to write the expression with.
+  return unresolvedZoneExpression(v, at, binding);
 }
