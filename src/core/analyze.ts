@@ -59,6 +59,8 @@ export interface DomainInventory {
   legacyDataSources: ResourceRef[];
   /** The previous WAF's zone-wide switch, where zone settings set it. */
   zoneWafSettings?: ZoneWafSetting[];
+  /** Addresses `removed { lifecycle { destroy = false } }` blocks forget (a resource, or a module). */
+  forgotten?: string[];
 }
 
 export interface AnalyzeOptions {
@@ -79,6 +81,8 @@ export interface AnalyzeOptions {
   configRulesets?: Record<string, Ruleset>;
   /** Resource names to import into instead of the generated ones (`--from-cf-terraforming`). */
   rulesetResourceNames?: Record<string, string>;
+  /** The domain inventory's `forgotten` addresses (set by `analyze`). */
+  forgotten?: string[];
 }
 
 export interface ZoneAnalysis {
@@ -97,7 +101,7 @@ export interface ZoneAnalysis {
 }
 
 /** One zone's share of the domain inventory, with its `cloudflare_zone` resource when known. */
-export type ZoneInventory = Omit<DomainInventory, "zones" | "legacyDataSources"> & {
+export type ZoneInventory = Omit<DomainInventory, "zones" | "legacyDataSources" | "forgotten"> & {
   zoneId: string;
   zone: ZoneResource | null;
 };
@@ -121,7 +125,7 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
     taken.add(name);
     names[z.zoneId] = name;
   }
-  const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names }));
+  const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names, forgotten: inv.forgotten ?? [] }));
   const findings: Finding[] = analyses.flatMap((a) => a.findings);
   // Blocks left out of every zone (no instance): still blocks to delete.
   const zoned = new Set(zones.flatMap((z) => [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref)));
@@ -225,7 +229,9 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   for (const ref of legacy) {
     findings.push(legacyResourceFinding(ref, zoneId));
     const zeroInstances = !ref.inState && ref.mayHaveNoInstances === true;
-    if (opts.stateKnown && ref.inConfig !== ref.inState && !zeroInstances && !underUnfollowedModule(ref, opts)) {
+    // A removed block with destroy = false makes the next apply forget the instance: nothing is reset.
+    const forgotten = ref.inState && !ref.inConfig && isForgotten(ref.configAddress, opts.forgotten ?? []);
+    if (opts.stateKnown && ref.inConfig !== ref.inState && !zeroInstances && !forgotten && !underUnfollowedModule(ref, opts)) {
       findings.push(
         finding(
           "STATE_CONFIG_DRIFT",
@@ -492,6 +498,10 @@ function pushModeFinding(
       ),
     );
   }
+}
+
+function isForgotten(configAddress: string, forgotten: string[]): boolean {
+  return forgotten.some((a) => configAddress === a || configAddress.startsWith(`${a}.`));
 }
 
 function underUnfollowedModule(ref: ResourceRef, opts: AnalyzeOptions): boolean {

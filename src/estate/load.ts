@@ -7,6 +7,7 @@ import { displayPath } from "../terraform/config/load.js";
 import { discover, reportBase } from "../terraform/config/discover.js";
 import { locateAttributeErrors } from "../terraform/hcl/attribute-position.js";
 import { buildInventory } from "../terraform/inventory/inventory.js";
+import { forgottenAddresses } from "../terraform/inventory/forgotten.js";
 import { buildConfigTree, type ConfigTree } from "../terraform/config/modules.js";
 import { readDomain } from "../terraform/readers/index.js";
 import { EvaluationContext } from "../terraform/config/resolve.js";
@@ -140,7 +141,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
       const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
       const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, terraformWorkspace);
       const resources = buildInventory(sub, states, evaluation);
-      const domain = readDomain(resources, errors);
+      const domain = readDomain(resources, errors, forgottenAddresses(sub));
       const ws: Workspace = {
         base,
         tree: sub,

@@ -223,3 +223,16 @@ describe("a zone named only by its domain (no cloudflare_zone), config only", ()
     expect(hint.message).not.toContain("--var-file");
   });
 });
+
+describe("a removed block with destroy = false (the plan's removed.tf) before it is applied", () => {
+  it("the resource it forgets is no STATE_CONFIG_DRIFT ('would reset … do not apply'); one without a removed block still is", async () => {
+    const dir = path.join(TESTDATA, "removed-forgets");
+    const r = await runCli(["scan", dir, "--state", path.join(dir, "terraform.tfstate"), "--format", "json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const drift = report.findings.filter((f: { code: string }) => f.code === "STATE_CONFIG_DRIFT").map((f: { address: string }) => f.address);
+    expect(drift).toEqual(["cloudflare_waf_rule.sqli"]);
+    // Still a legacy resource to take out of state: the removal list is unchanged.
+    expect(report.zones[0].stateRemovals).toEqual(["cloudflare_waf_package.owasp", "cloudflare_waf_rule.sqli"]);
+  });
+});

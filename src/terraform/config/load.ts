@@ -8,7 +8,7 @@ import { parseConfigFile, parseConfigFileSelective, type ParsedFile, type ParseO
 import { mayHoldCloudflare } from "../hcl/prefilter.js";
 import { isRelevant } from "../../core/legacy-types.js";
 import type { HclJudge } from "../parse-pool/pool.js";
-import { literalString } from "./values.js";
+import { expressionText, literalString } from "./values.js";
 import { inputRecord } from "../../core/null-proto.js";
 
 export interface ConfigResource {
@@ -43,12 +43,24 @@ export interface TerraformBlock {
   body: Record<string, unknown>;
 }
 
+/** A `removed { from = … }` block (Terraform 1.7): `destroy = false` forgets the resource instead of destroying it. */
+export interface RemovedBlock {
+  /** The address as written, relative to the module (`cloudflare_waf_package.owasp`, `module.waf`). */
+  from: string;
+  /** `lifecycle { destroy = … }`; null when not written (Terraform's default is true). */
+  destroy: boolean | null;
+  file: string;
+  line: number;
+}
+
 export interface ModuleDir {
   /** Absolute directory. */
   dir: string;
   resources: ConfigResource[];
   moduleCalls: ModuleCall[];
   terraformBlocks: TerraformBlock[];
+  /** `removed` blocks (absent in directories built by hand in tests). */
+  removed?: RemovedBlock[];
   variables: Record<string, { default?: unknown }>;
   locals: Record<string, unknown>;
   errors: InputError[];
@@ -97,6 +109,7 @@ export function selectRelevant(type: string, labels: string[]): boolean {
     case "variable":
     case "locals":
     case "terraform":
+    case "removed":
       return true;
     default:
       return false;
@@ -105,11 +118,12 @@ export function selectRelevant(type: string, labels: string[]): boolean {
 
 /** Blocks read from the other files of a directory that matters. */
 function selectSupporting(type: string): boolean {
-  return type === "module" || type === "variable" || type === "locals" || type === "terraform";
+  return type === "module" || type === "variable" || type === "locals" || type === "terraform" || type === "removed";
 }
 
 function selectModules(type: string): boolean {
-  return type === "module" || type === "terraform";
+  // `removed` blocks: a root whose legacy blocks are gone may hold only these (the plan's removed.tf).
+  return type === "module" || type === "terraform" || type === "removed";
 }
 
 export async function loadModuleDir(dir: string, files: string[], opts: LoadOptions): Promise<ModuleDir> {
@@ -291,6 +305,13 @@ function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i:
   }
 
   listOf(f.body.terraform).forEach((body, i) => mod.terraformBlocks.push({ file: f.file, line: lineOf(["terraform"], i), body: objectOf(body) }));
+  listOf(f.body.removed).forEach((raw, i) => {
+    const body = objectOf(raw);
+    const from = expressionText(body.from);
+    if (from === null) return;
+    const destroy = objectOf(listOf(body.lifecycle)[0]).destroy;
+    (mod.removed ??= []).push({ from, destroy: typeof destroy === "boolean" ? destroy : null, file: f.file, line: lineOf(["removed"], i) });
+  });
 
   for (const [name, bodies] of Object.entries(objectOf(f.body.variable))) {
     const body = objectOf(listOf(bodies)[0]);

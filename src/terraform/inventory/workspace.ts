@@ -13,6 +13,7 @@ import { displayPath } from "../config/load.js";
 import { EvaluationContext } from "../config/resolve.js";
 import { readStateSource, type StateRead } from "../state/read.js";
 import { loadRootVariables, type VariableArgs } from "../config/tfvars.js";
+import { forgottenAddresses } from "./forgotten.js";
 
 export interface Workspace {
   /** Absolute directory that reported file paths are relative to. */
@@ -88,7 +89,7 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   );
   const evaluation = new EvaluationContext(tree.roots, tree.nodes, rootVariables, (abs) => displayPath(abs, base));
   const resources = buildInventory(tree, states, evaluation);
-  const domain = readDomain(resources, errors);
+  const domain = readDomain(resources, errors, forgottenAddresses(tree));
   await locateAttributeErrors(errors, base);
   const findings = remoteModuleFindings(tree.remoteModules);
   return { base, tree, states, resources, domain, findings, errors: errors.map(oneLineError), stateKnown: states.length > 0, remoteModules: tree.remoteModules };

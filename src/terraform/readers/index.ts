@@ -9,7 +9,8 @@ import { indexPackageKinds, packageKindOf } from "./package-kind.js";
 import { readRuleset, readZone } from "./ruleset-zone.js";
 import { readZoneWafSetting, ZONE_SETTING_TYPES } from "./zone-settings.js";
 
-export function readDomain(resources: InventoryResource[], errors: InputError[]): DomainInventory {
+/** `forgotten`: what `removed` blocks with destroy = false forget (inventory/forgotten.ts). */
+export function readDomain(resources: InventoryResource[], errors: InputError[], forgotten: string[] = []): DomainInventory {
   const of = (type: string) => resources.filter((r) => r.type === type);
   const packages = of("cloudflare_waf_package").map(readPackage);
   const kinds = indexPackageKinds(resources);
@@ -26,5 +27,6 @@ export function readDomain(resources: InventoryResource[], errors: InputError[])
     zones: of("cloudflare_zone").map(readZone),
     legacyDataSources: resources.filter((r) => LEGACY_DATA_SOURCES.has(r.type)).map(refOf),
     zoneWafSettings: resources.filter((r) => ZONE_SETTING_TYPES.has(r.type)).flatMap((r) => readZoneWafSetting(r) ?? []),
+    ...(forgotten.length ? { forgotten } : {}),
   };
 }
