@@ -150,6 +150,23 @@ export function fastParse(text: string, opts: FastOptions): FastResult {
   }
 }
 
+const NOTHING = (): boolean => false;
+
+/**
+ * Whether a skim of the whole file (no block selected) gets through: the structural check of `fastParse`
+ * with `skim`, keeping nothing (no label is copied out of the text). False: the file needs a real reading.
+ */
+export function skimsCleanly(text: string): boolean {
+  const p = new Parser(text, false);
+  try {
+    p.file({ select: NOTHING, skim: true });
+    return true;
+  } catch (e) {
+    if (e instanceof Bail) return false;
+    throw e;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 class Parser {
@@ -158,7 +175,11 @@ class Parser {
   tokEnd = 0;
   readonly n: number;
 
-  constructor(readonly src: string) {
+  /** `keep`: labels outlive the text (copied, shared); false for a structural check that keeps nothing. */
+  constructor(
+    readonly src: string,
+    readonly keep = true,
+  ) {
     this.n = src.length;
   }
 
@@ -275,7 +296,7 @@ class Parser {
     }
     this.pos = i + 1;
     this.tokEnd = this.pos;
-    return own(s.slice(start, i));
+    return this.keep ? own(s.slice(start, i)) : "";
   }
 
   /**
