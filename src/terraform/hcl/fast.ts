@@ -251,7 +251,7 @@ class Parser {
       for (;;) {
         const c = this.c();
         if (c === C.DQUOTE) labels.push(this.label());
-        else if (isIdentStart(c)) labels.push(this.ident());
+        else if (isIdentStart(c)) labels.push(this.identLabel());
         else break;
         this.ws(true);
       }
@@ -280,6 +280,12 @@ class Parser {
       blocks.push({ type, labels, start, end: bodyEnd + 1, bodyStart, bodyEnd, body, needsJudge });
     }
     return blocks;
+  }
+
+  /** An unquoted block label (`module cdn {`): kept like a quoted one, so it does not hold the file's text. */
+  identLabel(): string {
+    const id = this.ident();
+    return this.keep ? own(id) : id;
   }
 
   /** A block label: a quoted string without escapes or template sequences. */
@@ -357,7 +363,7 @@ class Parser {
       for (;;) {
         const l = this.c();
         if (l === C.DQUOTE) labels.push(this.label());
-        else if (isIdentStart(l)) labels.push(this.ident());
+        else if (isIdentStart(l)) labels.push(this.identLabel());
         else break;
         this.ws(true);
       }
