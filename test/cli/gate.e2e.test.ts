@@ -40,3 +40,12 @@ describe("cf-waf-migrate gate (built binary)", () => {
     expect(report.findings.some((f: { code: string }) => f.code === "PROVIDER_UPGRADE_BLOCKED")).toBe(false);
   });
 });
+
+describe("gate on a root without a terraform block", () => {
+  it("PROVIDER_UPGRADE_BLOCKED points at the legacy resource, not at the first resource by type (a cloudflare_ruleset)", async () => {
+    const r = await runCli(["gate", "testdata/gate-no-terraform-block", "--format", "json"]);
+    expect(r.exitCode).toBe(1);
+    const blocked = JSON.parse(r.stdout).findings.find((f: { code: string }) => f.code === "PROVIDER_UPGRADE_BLOCKED");
+    expect([blocked.file, blocked.line]).toEqual(["main.tf", 14]);
+  });
+});

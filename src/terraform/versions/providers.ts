@@ -20,6 +20,7 @@
 // commented-out entry never matches). `.tf.json` files take the line of the entry's key.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
 import type { InputError } from "../../core/model.js";
 import { isSatisfiable, parseConstraint, parseVersion } from "../../core/provider-version.js";
 import { displayPath, type ModuleDir, type TerraformBlock } from "../config/load.js";
@@ -153,7 +154,10 @@ export async function collectProviderInfo(tree: ConfigTree, base: string): Promi
     const moduleDirs = [...new Set(nodes.map((n) => displayPath(n.dir.dir, base)))];
     const lock = await readRootLock(root.dir.dir, base, errors);
     const tb = root.dir.terraformBlocks[0];
-    const first = root.dir.resources[0] ?? root.dir.moduleCalls[0];
+    // Without a terraform block, the gate's finding points at what it is about: the root's first legacy
+    // block in file order (resources are listed by type, so [0] could be a cloudflare_ruleset), else the
+    // first resource or module call.
+    const first = firstInFileOrder(root.dir.resources.filter((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type))) ?? firstInFileOrder([...root.dir.resources, ...root.dir.moduleCalls]);
     const anchor = tb ? { file: tb.file, line: tb.line } : first ? { file: first.file, line: first.line } : null;
     roots.push({ root: displayPath(root.dir.dir, base), dir: root.dir.dir, requirements, lock, moduleDirs, anchor, terraformRequirements });
   }
@@ -624,4 +628,11 @@ export function rulesetSyntaxMajor(info: ProviderInfo): 4 | 5 {
 /** The locked Cloudflare provider versions of the run's roots. */
 export function lockedVersions(info: ProviderInfo): string[] {
   return info.roots.map((r) => r.lock?.version).filter((v): v is string => !!v);
+}
+
+/** The first item by file, then line. */
+export function firstInFileOrder<T extends { file: string; line: number }>(xs: readonly T[]): T | undefined {
+  let first: T | undefined;
+  for (const x of xs) if (first === undefined || x.file.localeCompare(first.file) < 0 || (x.file.localeCompare(first.file) === 0 && x.line < first.line)) first = x;
+  return first;
 }

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
 import { fitRoot, type RootVersionFit, type RootVersionInput } from "../../core/version-fit.js";
-import type { ProviderInfo, RootProviders } from "./providers.js";
+import { firstInFileOrder, type ProviderInfo, type RootProviders } from "./providers.js";
 import type { Workspace } from "../inventory/workspace.js";
 
 export function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, r: RootProviders): RootVersionInput {
@@ -35,11 +35,6 @@ export function rootInput(ws: Pick<Workspace, "resources" | "tree">, info: Provi
  * the same order, found in one pass (sorting every legacy resource of a big estate cost more than all of
  * the rest of this file).
  */
-function firstInFileOrder<T extends { file: string; line: number }>(xs: readonly T[]): T | undefined {
-  let first: T | undefined;
-  for (const x of xs) if (first === undefined || x.file.localeCompare(first.file) < 0 || (x.file.localeCompare(first.file) === 0 && x.line < first.line)) first = x;
-  return first;
-}
 
 /** Every root's versions and findings. */
 export function rootVersionFits(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo): RootVersionFit[] {
