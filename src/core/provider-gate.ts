@@ -155,7 +155,7 @@ export function providerFindings(input: ProviderGateInput): ProviderGateResult {
     targetVersion: target ? formatVersion(target) : null,
     ...(input.root !== undefined ? { root: input.root } : {}),
   });
-  return { findings: [f], errors, decision, summary: `provider upgrade blocked${where}: ${resources} remain and ${decision.reason}` };
+  return { findings: [f], errors, decision, summary: `provider upgrade blocked${where}: ${resources} remain${n === 1 ? "s" : ""} and ${decision.reason}` };
 }
 
 function locate(

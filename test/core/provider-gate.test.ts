@@ -90,6 +90,11 @@ describe("providerFindings: the finding", () => {
     expect(r.summary).toMatch(/^provider upgrade blocked: 3 legacy WAF resources remain/);
   });
 
+  it("says '1 legacy WAF resource remains' of one", () => {
+    const r = run({ constraints: [ROOT_ENTRY(">= 3.0")], lock: LOCK("3.35.0"), legacyAddresses: [{ address: "cloudflare_waf_package.owasp", file: "main.tf", line: 1 }] });
+    expect(r.summary).toMatch(/^provider upgrade blocked: 1 legacy WAF resource remains and /);
+  });
+
   it("names the target when only --target-provider blocks", () => {
     const r = run({ constraints: [ROOT_ENTRY("~> 3.30")], lock: LOCK("3.35.0"), targetVersion: "4.52.8" });
     expect(r.findings[0]!.message).toContain("the target provider 4.52.8 no longer has the cloudflare_waf_* resources");
