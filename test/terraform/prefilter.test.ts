@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mayDeclareModuleOrTerraform, mayHoldCloudflare } from "../../src/terraform/hcl/prefilter.js";
+import { mayDeclareTreeBlock, mayHoldCloudflare } from "../../src/terraform/hcl/prefilter.js";
 import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 
 const noStdin = async () => Buffer.alloc(0);
@@ -41,7 +41,7 @@ describe("mayHoldCloudflare", () => {
   });
 });
 
-describe("mayDeclareModuleOrTerraform (a directory read for its module calls skips files that answer no)", () => {
+describe("mayDeclareTreeBlock (a directory read for its module calls skips files that answer no)", () => {
   it.each([
     ['module "cdn" {\n  source = "../cdn"\n}', true],
     ['resource "aws_instance" "a" {}\n\nmodule cdn {\n}', true], // an unquoted label
@@ -50,6 +50,7 @@ describe("mayDeclareModuleOrTerraform (a directory read for its module calls ski
     ['/* the edge */ module "edge" {}', true], // after a comment that ends on the line
     ['locals {\n  doc = <<EOT\nmodule "in_a_heredoc" {}\nEOT\n}', true], // a yes that declares nothing: allowed
     ["\uFEFFterraform {}", true],
+    ["removed {\n  from = module.waf\n}", true],
     ["x = 1\r\nmodule \"m\" {}\r\n", true],
     ['resource "aws_instance" "a" {\n  subnet_id = module.vpc.private_subnets[0]\n  ws        = terraform.workspace\n}', false],
     ['resource "aws_instance" "a" {\n  subnet_ids = [\n    module.vpc.a,\n  ]\n}', false], // a reference starting a line
@@ -58,7 +59,7 @@ describe("mayDeclareModuleOrTerraform (a directory read for its module calls ski
     ['resource "aws_s3_bucket" "b" {\n  tags = { module = "x" }\n}', false],
     ["", false],
   ])("%j → %s", (text, expected) => {
-    expect(mayDeclareModuleOrTerraform(text)).toBe(expected);
+    expect(mayDeclareTreeBlock(text)).toBe(expected);
   });
 });
 
@@ -178,5 +179,16 @@ describe("what the selective reading finds", () => {
     expect(fast.errors.map((e) => e.file).sort()).toEqual(["unrelated/stray.tf", "unrelated/unclosed.tf"]);
     expect(fast.errors).toEqual(full.errors);
     for (const e of fast.errors) expect(e).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+  });
+
+  it("a root that no longer mentions Cloudflare keeps its removed blocks (the plan's removed.tf forgetting a module)", async () => {
+    const dir = tree({
+      "live/main.tf": 'resource "aws_s3_bucket" "logs" {\n  bucket = "logs"\n}\n',
+      "live/removed.tf": "removed {\n  from = module.waf\n\n  lifecycle {\n    destroy = false\n  }\n}\n",
+    });
+    const { fast, full } = await both(dir);
+    const removed = (ws: typeof fast) => ws.tree.nodes.flatMap((n) => n.dir.removed ?? []).map((r) => [r.from, r.destroy, r.file, r.line]);
+    expect(removed(fast)).toEqual([["module.waf", false, "live/removed.tf", 1]]);
+    expect(removed(fast)).toEqual(removed(full));
   });
 });

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { InputError } from "../../core/model.js";
 import { fsError } from "./discover.js";
 import { parseConfigFile, parseConfigFileSelective, skimConfigFile, type ParsedFile, type ParseOutcome } from "../hcl/parse.js";
-import { mayDeclareModuleOrTerraform, mayHoldCloudflare } from "../hcl/prefilter.js";
+import { mayDeclareTreeBlock, mayHoldCloudflare } from "../hcl/prefilter.js";
 import { isRelevant } from "../../core/legacy-types.js";
 import type { HclJudge } from "../parse-pool/pool.js";
 import { expressionText, literalString } from "./values.js";
@@ -147,7 +147,7 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
     if (mode === "modules") {
       // Only module calls (and terraform blocks) are wanted here: a file that cannot declare one is only
       // skimmed for its structure and resource lines (most of a big tree's unrelated files).
-      if (!display.endsWith(".json") && !mayDeclareModuleOrTerraform(text)) return skimConfigFile(display, text, opts.judge);
+      if (!display.endsWith(".json") && !mayDeclareTreeBlock(text)) return skimConfigFile(display, text, opts.judge);
       return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
     }
     if (mayHoldCloudflare(text)) return parseConfigFileSelective(display, text, { select: selectRelevant, judge: opts.judge });

@@ -10,12 +10,13 @@ export function mayHoldCloudflare(text: string): boolean {
 
 /**
  * The cheap test that lets a directory read only for its module calls skip a file: can this native-syntax
- * text hold a `module` or `terraform` block? A block starts a line (after blanks, or after a `/* … *\/`
- * comment that ends on that line), its keyword followed by a label or `{`. Says yes for anything that
- * might be one (a heredoc line, `module = …`), never no for one that is.
+ * text hold a block that such a reading keeps (`module`, `terraform`, `removed`: config/load.ts
+ * `selectModules`)? A block starts a line (after blanks, or after a `/* … *\/` comment that ends on that
+ * line), its keyword followed by neither a word character nor `.`. Says yes for anything that might be one (a
+ * heredoc line, `module = …`), never no for one that is.
  */
-export function mayDeclareModuleOrTerraform(text: string): boolean {
-  return startsABlock(text, "module") || startsABlock(text, "terraform");
+export function mayDeclareTreeBlock(text: string): boolean {
+  return startsABlock(text, "module") || startsABlock(text, "terraform") || startsABlock(text, "removed");
 }
 
 function startsABlock(text: string, keyword: string): boolean {
