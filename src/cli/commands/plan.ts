@@ -23,6 +23,7 @@ import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/c
 import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
+import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
@@ -111,6 +112,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 
     const several = setups.length > 1;
     const plans: AssembledPlan[] = [];
+    /** One root alone: other roots calling a module step 6 edits (migrate.sh reads their states first). */
+    let otherCallers: string[] = [];
     for (const [i, { inst, info, providerMajor }] of setups.entries()) {
       // A split zone's ruleset is planned once, where its import is (the other instances feed it skip rules).
       const own = analysis.instances[i]!.analysis;
@@ -120,6 +123,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       // Its legacy instances of those zones are still its own to remove.
       const fedZones = several ? own.zones.filter((z) => z.zone.rulesetIn) : [];
       const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
+      if (!several) {
+        otherCallers = await otherCallersOfPlan(inst.dir, plan);
+        const step6 = plan.steps.find((s) => s.number === 6);
+        if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
+      }
       const at = { root: inst.root, workspace: inst.workspace };
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
@@ -146,7 +154,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       ? () =>
           renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
-    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace });
+    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, otherCallers });
     if (argv["out-dir"] && single) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
