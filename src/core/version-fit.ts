@@ -57,6 +57,12 @@ export interface ProviderVersions {
   basis: "lock" | "constraints" | "assumed";
   /** One line for people: "3.20.0 (locked in .terraform.lock.hcl:3)". */
   summary: string;
+  /**
+   * Legacy resources remain, but the lock selects a provider above 3.35.0 (or the constraints admit none up
+   * to it): no version the root pins has the cloudflare_waf_* resources that steps 1-6 still load, so the
+   * plan moves to `~> 3.35` first and `target` is that.
+   */
+  legacyUnavailable: boolean;
 }
 
 export interface TerraformVersions {
@@ -102,14 +108,11 @@ export function providerVersions(input: RootVersionInput): ProviderVersions {
   if (lockVersion !== null) {
     try {
       parseVersion(lockVersion);
-      return {
-        constraints,
-        combined,
-        lock: input.lock,
-        target: [`= ${lockVersion}`],
-        basis: "lock",
-        summary: `${lockVersion} (locked in ${input.lock!.file}:${input.lock!.line})`,
-      };
+      const summary = `${lockVersion} (locked in ${input.lock!.file}:${input.lock!.line})`;
+      if (input.hasLegacy && !isSatisfiable([`= ${lockVersion}`, `<= ${LAST_LEGACY_PROVIDER_VERSION}`])) {
+        return { constraints, combined, lock: input.lock, target: [RECOMMENDED_CONSTRAINT], basis: "lock", summary: `${summary}, which has no legacy resources: the plan moves to "${RECOMMENDED_CONSTRAINT}" first`, legacyUnavailable: true };
+      }
+      return { constraints, combined, lock: input.lock, target: [`= ${lockVersion}`], basis: "lock", summary, legacyUnavailable: false };
     } catch {
       // an unreadable lock version is reported by the lock reader; fall back to the constraints
     }
@@ -117,9 +120,12 @@ export function providerVersions(input: RootVersionInput): ProviderVersions {
   const usable = constraints.map((c) => c.constraint).filter((c) => c.trim() !== "" && parses(c));
   if (usable.length) {
     const legacyRange = [...usable, `<= ${LAST_LEGACY_PROVIDER_VERSION}`];
-    const target = input.hasLegacy && isSatisfiable(legacyRange) ? legacyRange : usable;
+    if (input.hasLegacy && !isSatisfiable(legacyRange)) {
+      return { constraints, combined, lock: input.lock, target: [RECOMMENDED_CONSTRAINT], basis: "constraints", summary: `"${combined}", which admits no version with the legacy resources: the plan moves to "${RECOMMENDED_CONSTRAINT}" first`, legacyUnavailable: true };
+    }
+    const target = input.hasLegacy ? legacyRange : usable;
     const upTo = target.length > usable.length ? `, up to ${LAST_LEGACY_PROVIDER_VERSION} while the legacy resources remain` : "";
-    return { constraints, combined, lock: input.lock, target, basis: "constraints", summary: `any version of "${combined}"${upTo} (no lock file: terraform init may pick any of them)` };
+    return { constraints, combined, lock: input.lock, target, basis: "constraints", summary: `any version of "${combined}"${upTo} (no lock file: terraform init may pick any of them)`, legacyUnavailable: false };
   }
   return {
     constraints,
@@ -128,6 +134,7 @@ export function providerVersions(input: RootVersionInput): ProviderVersions {
     target: [RECOMMENDED_CONSTRAINT],
     basis: "assumed",
     summary: `not pinned: the next terraform init takes the newest provider; the plan assumes "${RECOMMENDED_CONSTRAINT}"`,
+    legacyUnavailable: false,
   };
 }
 
@@ -205,6 +212,21 @@ export function fitRoot(input: RootVersionInput): RootVersionFit {
         "PROVIDER_CONSTRAINT_MISSING",
         `no required_providers entry for the Cloudflare provider in ${input.root}: the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist (removed in 4.0.0); add cloudflare = { source = "cloudflare/cloudflare", version = "${RECOMMENDED_CONSTRAINT}" } to required_providers before any step`,
         { zoneId: null, file: input.anchor?.file ?? null, line: input.anchor?.line ?? null },
+      ),
+    );
+  }
+  if (provider.legacyUnavailable) {
+    const at = provider.basis === "lock" ? { file: provider.lock!.file, line: provider.lock!.line } : (input.provider.find((c) => c.constraint.trim() !== "") ?? null);
+    const where =
+      provider.basis === "lock"
+        ? `the lock file (${provider.lock!.file}:${provider.lock!.line}) selects provider ${provider.lock!.version}`
+        : `"${provider.combined}"${at ? ` (${at.file}:${at.line})` : ""} admits no version up to ${LAST_LEGACY_PROVIDER_VERSION}`;
+    findings.push(
+      finding(
+        "PROVIDER_FEATURE_MISSING",
+        `steps 1-6 of the migration load the configuration and state that still hold the legacy cloudflare_waf_* resources, which exist only up to provider ${LAST_LEGACY_PROVIDER_VERSION}, but ${where}: terraform cannot plan or import with it. Set the constraint to "${RECOMMENDED_CONSTRAINT}" and run terraform init -upgrade (3.35 still has the legacy resources and the whole ruleset)`,
+        { zoneId: null, file: at?.file ?? null, line: at?.line ?? null },
+        { construct: "legacy resources", maximumVersion: LAST_LEGACY_PROVIDER_VERSION },
       ),
     );
   }

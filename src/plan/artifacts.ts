@@ -127,9 +127,11 @@ export async function assemblePlan(input: {
   // cf-terraforming's ruleset (kept as written) is fitted by the constructs its text uses.
   const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
   const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
-  const raiseFirst = fits.some((f) => f.missing.length > 0);
+  // A construct missing, or a pinned provider without the legacy resources: the constraint moves to ~> 3.35 first.
+  const pinnedWithoutLegacy = versionFit.roots.some((r) => r.hasLegacy && r.provider.legacyUnavailable);
+  const raiseFirst = fits.some((f) => f.missing.length > 0) || pinnedWithoutLegacy;
   const zoneRulesets =
-    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
+    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy)));
   const rulesetTf = zoneRulesets.join("\n");
   const importsTf = versionFit.importBlocks ? importsFile(analysis.zones) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
@@ -211,11 +213,11 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
   return byZone;
 }
 
-async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit): Promise<string> {
+async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit, pinnedWithoutLegacy: boolean): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
   if (own) {
     const fitted = await dropConstructs(own.text, fit.omitted.map((m) => m.construct));
-    const header = rulesetHeader(fit).map((line) => `# ${line}\n`).join("");
+    const header = rulesetHeader(fit, pinnedWithoutLegacy).map((line) => `# ${line}\n`).join("");
     return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${fitted.text}`;
   }
   const todo = [...z.rulesetNotes, ...notMigrated];
@@ -227,13 +229,20 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
     ruleset: fit.ruleset,
     providerMajor,
     todoComments: todo,
-    headerComments: rulesetHeader(fit),
+    headerComments: rulesetHeader(fit, pinnedWithoutLegacy),
     ruleTodos: z.rulesetTodos,
   });
 }
 
 /** What the ruleset was fitted to, as comments above it (the why of a left-out construct belongs next to it). */
-function rulesetHeader(fit: RulesetFit): string[] {
+function rulesetHeader(fit: RulesetFit, pinnedWithoutLegacy: boolean): string[] {
+  if (pinnedWithoutLegacy && !fit.missing.length) {
+    return [
+      `Written for provider ${RECOMMENDED_CONSTRAINT}, not for the provider this root pins, which no longer has the legacy cloudflare_waf_* resources that steps 1-6 still load:`,
+      `${RAISE_CONSTRAINT_STEP} before using it.`,
+      ...fit.omitted.map((m) => `Left out: ${m.what}; it needs provider ${m.minimum} or later and this root may run ${m.missingAt}.`),
+    ];
+  }
   if (fit.missing.length) {
     return [
       `Written for provider ${RECOMMENDED_CONSTRAINT}, not for the provider this root pins, which lacks ${fit.missing.map((m) => `${m.what} (from ${m.minimum})`).join(", ")}:`,

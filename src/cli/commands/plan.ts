@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { groupByZone } from "../../core/analyze.js";
+import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
 import type { InputError, Report, Ruleset } from "../../core/model.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
 import { rootProviderInfo } from "../../estate/gate.js";
@@ -96,7 +97,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     // import into that name (one zone, or the zone it names).
     const setups = estate.instances.map((inst) => {
       const info = rootProviderInfo(providerInfo, inst.dir);
-      const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? rulesetSyntaxMajor(info);
+      // Steps 1-6 run where the legacy resources still exist (<= 3.35, block syntax): a root pinned to 5.x
+      // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
+      const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
+      const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
       const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
       return { inst, info, providerMajor, names };
     });
