@@ -20,6 +20,8 @@ export const RAISE_CONSTRAINT_STEP = `raise the constraint to ${RECOMMENDED_CONS
 export const IMPORT_BLOCK_TERRAFORM = "1.5.0";
 /** OpenTofu's first release (1.6.0) already had `import {}` blocks. */
 export const IMPORT_BLOCK_OPENTOFU = "1.6.0";
+/** Terraform 1.5's `import {}` takes only a literal `id`; references in it (`${cloudflare_zone.z.id}`) came in 1.6.0. */
+export const IMPORT_ID_EXPRESSIONS_TERRAFORM = "1.6.0";
 
 export interface Located {
   constraint: string;
@@ -71,6 +73,8 @@ export interface TerraformVersions {
   combined: string;
   /** Every admitted version has `import {}` blocks. */
   importBlocks: boolean;
+  /** Every admitted version also evaluates references in an import block's `id` (Terraform 1.6, every OpenTofu). */
+  importIdExpressions: boolean;
   /** Why (or why not), for the plan. */
   reason: string;
 }
@@ -152,6 +156,7 @@ export function terraformVersions(input: RootVersionInput): TerraformVersions {
       constraints,
       combined,
       importBlocks: false,
+      importIdExpressions: false,
       reason:
         bad !== undefined
           ? `required_version "${bad}" cannot be read, so the ${name} version is unknown: import {} blocks need ${name} ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"} or later, use the terraform import commands`
@@ -161,14 +166,16 @@ export function terraformVersions(input: RootVersionInput): TerraformVersions {
   // OpenTofu has had import blocks since its first release, so only Terraform versions below 1.5 lack them.
   const floor = input.openTofu ? IMPORT_BLOCK_OPENTOFU : IMPORT_BLOCK_TERRAFORM;
   const admitsOlder = isSatisfiable([...usable, `< ${floor}`]);
+  const importIdExpressions = input.openTofu || !isSatisfiable([...usable, `< ${IMPORT_ID_EXPRESSIONS_TERRAFORM}`]);
   if (!admitsOlder) {
-    return { tool, constraints, combined, importBlocks: true, reason: `required_version "${combined}" admits only ${name} ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"} or later, which has import {} blocks` };
+    return { tool, constraints, combined, importBlocks: true, importIdExpressions, reason: `required_version "${combined}" admits only ${name} ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"} or later, which has import {} blocks` };
   }
   return {
     tool,
     constraints,
     combined,
     importBlocks: false,
+    importIdExpressions: false,
     reason: `required_version "${combined}" admits ${name} versions below ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"}, which have no import {} blocks: use the terraform import commands`,
   };
 }

@@ -133,7 +133,7 @@ export async function assemblePlan(input: {
   const zoneRulesets =
     input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy)));
   const rulesetTf = zoneRulesets.join("\n");
-  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones) : null;
+  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
     const p = parseAddress(a);
@@ -262,7 +262,8 @@ function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean
   return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
 }
 
-function importsFile(zones: ZoneAnalysis[]): string {
+/** `expressions`: every Terraform version the root admits evaluates references in an import `id` (1.6+). */
+function importsFile(zones: ZoneAnalysis[], expressions: boolean): string {
   const parts: string[] = [];
   const incomplete = zones.some((z) => z.zone.imports.some((i) => i.id.includes(RULESET_ID_PLACEHOLDER)));
   if (incomplete) parts.push(`# Replace ${RULESET_ID_PLACEHOLDER} with the id from \`cf-waf-migrate api entrypoint --zone <zone>\` before planning.\n`);
@@ -272,7 +273,11 @@ function importsFile(zones: ZoneAnalysis[]): string {
       // evaluate; anything else (a module's var.zone_id) means nothing at the root: a placeholder to fill in.
       const zoneId = z.zone.zoneId;
       if (isLiteralZoneId(zoneId)) parts.push(emitImportBlock(i.to, i.id));
-      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) {
+        if (expressions) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+        // Terraform 1.5 refuses any reference in an import id ("must be a string"): a literal to fill in.
+        else parts.push(`# required_version admits Terraform 1.5, whose import id must be a literal string (references need 1.6): put the id of ${zoneId} here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
+      }
       else parts.push(`# ${zoneId} is only known inside its module: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
     }
   }

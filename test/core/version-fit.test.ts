@@ -205,6 +205,20 @@ describe("import {} blocks and the Terraform version", () => {
     if (!ok) expect(tv.reason).toContain("below 1.5");
   });
 
+  it.each([
+    [">= 1.5", false],
+    [">= 1.5.0, < 2.0.0", false],
+    ["~> 1.5.7", false],
+    [">= 1.6.0", true],
+    ["~> 1.11", true],
+  ])("required_version %s: references in an import id (Terraform 1.6+) %s", (constraint, ok) => {
+    const tv = terraformVersions({ ...base, terraform: [{ constraint, file: "versions.tf", line: 2 }] });
+    expect(tv.importBlocks).toBe(true);
+    expect(tv.importIdExpressions).toBe(ok);
+    // OpenTofu (1.6.0 on) evaluates them in every release.
+    expect(terraformVersions({ ...base, openTofu: true, terraform: [{ constraint: ">= 1.6", file: "versions.tf", line: 2 }] }).importIdExpressions).toBe(true);
+  });
+
   it("no required_version: unknown, so no import blocks, and it says why", () => {
     const tv = terraformVersions({ ...base, terraform: [] });
     expect(tv.importBlocks).toBe(false);
