@@ -306,6 +306,7 @@ if (only.includes("perf")) {
   const same = (r) => ({ ...r, rss: r.rss ?? r.rssMb });
   const go = scale === 1 || flag("go") ? ensureGoReference(BENCH) : { reason: "skipped at --scale other than 1" };
   if (go.reason) notes.push(`Go reference: skipped — ${go.reason}; the rows against Go show our side only`);
+  else notes.push(`Go reference: ${go.source}`);
   const goRun = (dir) => best(["-j", "2", dir], { exe: go.binary });
 
   // 100 MB Cloudflare-heavy tree: wall, CPU and peak RSS.

@@ -47,10 +47,14 @@ function expectSame(fast: Workspace, full: Workspace) {
   expect(fast.errors).toEqual(full.errors);
   expect(fast.remoteModules).toEqual(full.remoteModules);
   expect(fast.tree.nodes.map((n) => [n.path, n.dir.dir])).toEqual(full.tree.nodes.map((n) => [n.path, n.dir.dir]));
-  // Every resource is listed either way (bodies of types the tool does not read are skipped).
-  const list = (ws: Workspace) => ws.tree.nodes.flatMap((n) => n.dir.resources.map((r) => [n.path, r.mode, r.type, r.name, r.file, r.line]));
-  expect(list(fast)).toEqual(list(full));
+  // Every resource of a directory that matters is listed either way (bodies of types the tool does not read
+  // are skipped). A directory read only for its module calls keeps nothing of a file that declares none.
+  const matters = (n: Workspace["tree"]["nodes"][number]) => n.dir.readAs !== "modules";
+  const list = (ws: Workspace, only: Set<string>) => ws.tree.nodes.filter((n) => only.has(n.dir.dir)).flatMap((n) => n.dir.resources.map((r) => [n.path, r.mode, r.type, r.name, r.file, r.line]));
+  const mattering = new Set(fast.tree.nodes.filter(matters).map((n) => n.dir.dir));
+  expect(list(fast, mattering)).toEqual(list(full, mattering));
   for (const n of fast.tree.nodes) for (const r of n.dir.resources) if (r.skipped) expect(r.body).toEqual({});
+  for (const n of fast.tree.nodes.filter((m) => !matters(m))) expect(n.dir.resources.every((r) => r.skipped)).toBe(true);
 }
 
 const fixtures = readdirSync(TESTDATA).filter((d) => statSync(path.join(TESTDATA, d)).isDirectory());

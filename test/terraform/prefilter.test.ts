@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mayHoldCloudflare } from "../../src/terraform/hcl/prefilter.js";
+import { mayDeclareModuleOrTerraform, mayHoldCloudflare } from "../../src/terraform/hcl/prefilter.js";
 import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 
 const noStdin = async () => Buffer.alloc(0);
@@ -38,6 +38,27 @@ describe("mayHoldCloudflare", () => {
     ['provider "cloudflare" {}', false],
   ])("%j → %s", (text, expected) => {
     expect(mayHoldCloudflare(text)).toBe(expected);
+  });
+});
+
+describe("mayDeclareModuleOrTerraform (a directory read for its module calls skips files that answer no)", () => {
+  it.each([
+    ['module "cdn" {\n  source = "../cdn"\n}', true],
+    ['resource "aws_instance" "a" {}\n\nmodule cdn {\n}', true], // an unquoted label
+    ['  \tmodule"cdn"{}', true],
+    ["terraform {\n  required_version = \">= 1.5\"\n}", true],
+    ['/* the edge */ module "edge" {}', true], // after a comment that ends on the line
+    ['locals {\n  doc = <<EOT\nmodule "in_a_heredoc" {}\nEOT\n}', true], // a yes that declares nothing: allowed
+    ["\uFEFFterraform {}", true],
+    ["x = 1\r\nmodule \"m\" {}\r\n", true],
+    ['resource "aws_instance" "a" {\n  subnet_id = module.vpc.private_subnets[0]\n  ws        = terraform.workspace\n}', false],
+    ['resource "aws_instance" "a" {\n  subnet_ids = [\n    module.vpc.a,\n  ]\n}', false], // a reference starting a line
+    ['data "terraform_remote_state" "net" {}\nvariable "modules" {}', false], // longer words
+    ['# module "commented" {}\n// terraform {}', false],
+    ['resource "aws_s3_bucket" "b" {\n  tags = { module = "x" }\n}', false],
+    ["", false],
+  ])("%j → %s", (text, expected) => {
+    expect(mayDeclareModuleOrTerraform(text)).toBe(expected);
   });
 });
 
@@ -138,5 +159,24 @@ describe("what the selective reading finds", () => {
     const s = await both(subtle);
     expect(s.full.errors).toHaveLength(1);
     expect(s.fast.errors).toEqual([]);
+  });
+
+  it("a directory read only for its module calls: files that declare none are skimmed, still checked for gross errors", async () => {
+    const dir = tree({
+      "svc/main.tf": '/* the edge */ module "edge" {\n  source  = "../edge"\n  zone_id = "z2"\n}\n',
+      "svc/compute.tf": 'resource "aws_instance" "a" {\n  subnet_id = module.vpc.private_subnets[0]\n}\n',
+      "edge/main.tf": 'variable "zone_id" {}\nresource "cloudflare_waf_rule" "r" {\n  zone_id = var.zone_id\n  rule_id = "100015"\n  mode    = "block"\n}\n',
+      "unrelated/unclosed.tf": 'resource "aws_instance" "web" {\n  ami = "x"\n',
+      "unrelated/stray.tf": "hello world\n",
+      "unrelated/fine.tf": 'resource "aws_s3_bucket" "b" {\n  tags = { module = "x" }\n}\n',
+    });
+    const { fast, full } = await both(dir);
+    // The call after a comment is followed (svc matters through it) and both readings agree on what is found.
+    expect(view(fast)).toEqual([["module.edge.cloudflare_waf_rule.r", "edge/main.tf", 2, "z2"]]);
+    expect(view(fast)).toEqual(view(full));
+    // Each gross error of the skimmed files is reported as the full parse reports it: file, line and column.
+    expect(fast.errors.map((e) => e.file).sort()).toEqual(["unrelated/stray.tf", "unrelated/unclosed.tf"]);
+    expect(fast.errors).toEqual(full.errors);
+    for (const e of fast.errors) expect(e).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
   });
 });

@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { InputError } from "../../core/model.js";
 import { fsError } from "./discover.js";
-import { parseConfigFile, parseConfigFileSelective, type ParsedFile, type ParseOutcome } from "../hcl/parse.js";
-import { mayHoldCloudflare } from "../hcl/prefilter.js";
+import { parseConfigFile, parseConfigFileSelective, skimConfigFile, type ParsedFile, type ParseOutcome } from "../hcl/parse.js";
+import { mayDeclareModuleOrTerraform, mayHoldCloudflare } from "../hcl/prefilter.js";
 import { isRelevant } from "../../core/legacy-types.js";
 import type { HclJudge } from "../parse-pool/pool.js";
 import { literalString } from "./values.js";
@@ -130,7 +130,12 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   mod.mayHoldCloudflare = mayHold;
   const parse = (display: string, text: string): Promise<ParseOutcome> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);
-    if (mode === "modules") return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    if (mode === "modules") {
+      // Only module calls (and terraform blocks) are wanted here: a file that cannot declare one is only
+      // skimmed for its structure and resource lines (most of a big tree's unrelated files).
+      if (!display.endsWith(".json") && !mayDeclareModuleOrTerraform(text)) return skimConfigFile(display, text, opts.judge);
+      return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    }
     if (mayHoldCloudflare(text)) return parseConfigFileSelective(display, text, { select: selectRelevant, judge: opts.judge });
     return parseConfigFileSelective(display, text, { select: selectSupporting, skim: true, judge: opts.judge });
   };

@@ -150,6 +150,23 @@ export function fastParse(text: string, opts: FastOptions): FastResult {
   }
 }
 
+const NOTHING = (): boolean => false;
+
+/**
+ * Whether a skim of the whole file (no block selected) gets through: the structural check of `fastParse`
+ * with `skim`, keeping nothing (no label is copied out of the text). False: the file needs a real reading.
+ */
+export function skimsCleanly(text: string): boolean {
+  const p = new Parser(text, false);
+  try {
+    p.file({ select: NOTHING, skim: true });
+    return true;
+  } catch (e) {
+    if (e instanceof Bail) return false;
+    throw e;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 class Parser {
@@ -158,7 +175,11 @@ class Parser {
   tokEnd = 0;
   readonly n: number;
 
-  constructor(readonly src: string) {
+  /** `keep`: labels outlive the text (copied, shared); false for a structural check that keeps nothing. */
+  constructor(
+    readonly src: string,
+    readonly keep = true,
+  ) {
     this.n = src.length;
   }
 
@@ -230,7 +251,7 @@ class Parser {
       for (;;) {
         const c = this.c();
         if (c === C.DQUOTE) labels.push(this.label());
-        else if (isIdentStart(c)) labels.push(this.ident());
+        else if (isIdentStart(c)) labels.push(this.identLabel());
         else break;
         this.ws(true);
       }
@@ -261,6 +282,12 @@ class Parser {
     return blocks;
   }
 
+  /** An unquoted block label (`module cdn {`): kept like a quoted one, so it does not hold the file's text. */
+  identLabel(): string {
+    const id = this.ident();
+    return this.keep ? own(id) : id;
+  }
+
   /** A block label: a quoted string without escapes or template sequences. */
   label(): string {
     const s = this.src;
@@ -275,7 +302,7 @@ class Parser {
     }
     this.pos = i + 1;
     this.tokEnd = this.pos;
-    return own(s.slice(start, i));
+    return this.keep ? own(s.slice(start, i)) : "";
   }
 
   /**
@@ -336,7 +363,7 @@ class Parser {
       for (;;) {
         const l = this.c();
         if (l === C.DQUOTE) labels.push(this.label());
-        else if (isIdentStart(l)) labels.push(this.ident());
+        else if (isIdentStart(l)) labels.push(this.identLabel());
         else break;
         this.ws(true);
       }

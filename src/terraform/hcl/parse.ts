@@ -4,7 +4,7 @@
 import type { InputError } from "../../core/model.js";
 import { inputRecord, withoutPrototypes } from "../../core/null-proto.js";
 import { loadHcl2Json, type HclJudge } from "../parse-pool/pool.js";
-import { assembleTopLevel, fastParse, labelShapesConflict, type FastBlock } from "./fast.js";
+import { assembleTopLevel, fastParse, labelShapesConflict, skimsCleanly, type FastBlock } from "./fast.js";
 import { parseJsonWithPositions } from "./json-positions.js";
 import { scanStructure, type StructuralBlock } from "./structure.js";
 
@@ -189,12 +189,28 @@ export async function parseConfigFileSelective(file: string, text: string, opts:
   const body = assembled === null ? null : withoutPrototypes(assembled);
   // Skimmed, shapes were not checked: hcl2json refuses these (the same type with and without labels).
   if (body === null) return parseWithHcl2Json(file, text, hcl);
-  const blocks: BlockPosition[] = fast.blocks.map((b) => {
+  return { ok: true, parsed: { file, body, blocks: blockPositions(fast.blocks, lines), partial: true } };
+}
+
+function blockPositions(blocks: FastBlock[], lines: LineIndex): BlockPosition[] {
+  return blocks.map((b) => {
     const line = lines.lineOf(b.start);
     const structural: StructuralBlock = { type: b.type, labels: b.labels, start: b.start, end: b.end, bodyStart: b.bodyStart, bodyEnd: b.bodyEnd, line, endLine: lines.lineOf(b.bodyEnd) };
     return { type: b.type, labels: b.labels, line, structural };
   });
-  return { ok: true, parsed: { file, body, blocks, partial: true } };
+}
+
+/**
+ * A file of a directory read only for its module calls, that cannot declare one (hcl/prefilter.ts): only its
+ * top-level structure is checked, as `parseConfigFileSelective` skims it (an unclosed brace, string, heredoc or
+ * comment, or a top-level item that is not a block, is an error: the selective reading then says what and
+ * where, as before). Nothing of it is kept: such a directory matters to nothing but the module tree. No
+ * recursive reader runs, so the nesting guard is not needed (a well-formed, deeply nested file here is not
+ * refused: nothing reads it).
+ */
+export async function skimConfigFile(file: string, text: string, judge?: HclJudge): Promise<ParseOutcome> {
+  if (!skimsCleanly(text) || LONE_SURROGATE.test(text)) return parseConfigFileSelective(file, text, { select: () => false, skim: true, ...(judge ? { judge } : {}) });
+  return { ok: true, parsed: { file, body: {}, blocks: [], partial: true } };
 }
 
 /** The file's text with everything but the given blocks blanked: same lines and columns for those blocks. */
