@@ -8,11 +8,10 @@
 // reader as `--pull-state`) before any change, and when one holds a legacy instance, or cannot be read, the
 // blocks are kept: steps 3-5 still run for this root (its state entries leave), step 5 and the final plan
 // wait until the last holder has migrated, as ESTATE.md's KEEP_BLOCKS=1 run does.
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import { instancesOfResources, resourceOfInstance } from "../core/resource-match.js";
-import { loadEstate } from "../estate/load.js";
+import { callersOf } from "../estate/module-callers.js";
 import { instanceName } from "../estate/order.js";
 import { pullStates, type PullStateOptions } from "../estate/pull-state.js";
 import type { FileEdit } from "../terraform/edit/legacy-removal.js";
@@ -87,37 +86,4 @@ function isLegacyWafInstance(address: string): boolean {
   // `module.waf.cloudflare_waf_group.off`: the type is the second-to-last part (data sources are never WAF types).
   const type = resource.split(".").at(-2);
   return type !== undefined && LEGACY_WAF_RESOURCE_TYPES.has(type);
-}
-
-/**
- * Other root modules that call a module living in one of `moduleDirs`, found in the repository that holds
- * the root (the nearest ancestor with `.git`), else under the closest directory holding the root and every
- * module directory.
- */
-async function callersOf(chdir: string, moduleDirs: string[]): Promise<Map<string, Set<string>>> {
-  const top = repositoryTop(chdir) ?? commonAncestor([chdir, ...moduleDirs]);
-  const estate = await loadEstate({ paths: [top], statePaths: [], cwd: top, readStdin: async () => Buffer.alloc(0) });
-  const wanted = new Set(moduleDirs.map((d) => path.resolve(d)));
-  /** Caller root directory → the module directories of the edit it calls. */
-  const callers = new Map<string, Set<string>>();
-  for (const instance of estate.instances) {
-    if (path.resolve(instance.dir) === path.resolve(chdir)) continue;
-    const called = instance.ws.tree.nodes.map((n) => path.resolve(n.dir.dir)).filter((d) => wanted.has(d));
-    if (called.length) callers.set(instance.dir, new Set([...(callers.get(instance.dir) ?? []), ...called]));
-  }
-  return callers;
-}
-
-function repositoryTop(dir: string): string | null {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    if (path.dirname(d) === d) return null;
-  }
-}
-
-function commonAncestor(dirs: string[]): string {
-  const split = dirs.map((d) => path.resolve(d).split(path.sep));
-  const out: string[] = [];
-  for (let i = 0; split.every((s) => i < s.length && s[i] === split[0]![i]); i++) out.push(split[0]![i]!);
-  return out.join(path.sep) || path.sep;
 }

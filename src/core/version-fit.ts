@@ -20,6 +20,8 @@ export const RAISE_CONSTRAINT_STEP = `raise the constraint to ${RECOMMENDED_CONS
 export const IMPORT_BLOCK_TERRAFORM = "1.5.0";
 /** OpenTofu's first release (1.6.0) already had `import {}` blocks. */
 export const IMPORT_BLOCK_OPENTOFU = "1.6.0";
+/** Terraform 1.5's `import {}` takes only a literal `id`; references in it (`${cloudflare_zone.z.id}`) came in 1.6.0. */
+export const IMPORT_ID_EXPRESSIONS_TERRAFORM = "1.6.0";
 
 export interface Located {
   constraint: string;
@@ -57,6 +59,12 @@ export interface ProviderVersions {
   basis: "lock" | "constraints" | "assumed";
   /** One line for people: "3.20.0 (locked in .terraform.lock.hcl:3)". */
   summary: string;
+  /**
+   * Legacy resources remain, but the lock selects a provider above 3.35.0 (or the constraints admit none up
+   * to it): no version the root pins has the cloudflare_waf_* resources that steps 1-6 still load, so the
+   * plan moves to `~> 3.35` first and `target` is that.
+   */
+  legacyUnavailable: boolean;
 }
 
 export interface TerraformVersions {
@@ -65,6 +73,8 @@ export interface TerraformVersions {
   combined: string;
   /** Every admitted version has `import {}` blocks. */
   importBlocks: boolean;
+  /** Every admitted version also evaluates references in an import block's `id` (Terraform 1.6, every OpenTofu). */
+  importIdExpressions: boolean;
   /** Why (or why not), for the plan. */
   reason: string;
 }
@@ -102,14 +112,11 @@ export function providerVersions(input: RootVersionInput): ProviderVersions {
   if (lockVersion !== null) {
     try {
       parseVersion(lockVersion);
-      return {
-        constraints,
-        combined,
-        lock: input.lock,
-        target: [`= ${lockVersion}`],
-        basis: "lock",
-        summary: `${lockVersion} (locked in ${input.lock!.file}:${input.lock!.line})`,
-      };
+      const summary = `${lockVersion} (locked in ${input.lock!.file}:${input.lock!.line})`;
+      if (input.hasLegacy && !isSatisfiable([`= ${lockVersion}`, `<= ${LAST_LEGACY_PROVIDER_VERSION}`])) {
+        return { constraints, combined, lock: input.lock, target: [RECOMMENDED_CONSTRAINT], basis: "lock", summary: `${summary}, which has no legacy resources: the plan moves to "${RECOMMENDED_CONSTRAINT}" first`, legacyUnavailable: true };
+      }
+      return { constraints, combined, lock: input.lock, target: [`= ${lockVersion}`], basis: "lock", summary, legacyUnavailable: false };
     } catch {
       // an unreadable lock version is reported by the lock reader; fall back to the constraints
     }
@@ -117,9 +124,12 @@ export function providerVersions(input: RootVersionInput): ProviderVersions {
   const usable = constraints.map((c) => c.constraint).filter((c) => c.trim() !== "" && parses(c));
   if (usable.length) {
     const legacyRange = [...usable, `<= ${LAST_LEGACY_PROVIDER_VERSION}`];
-    const target = input.hasLegacy && isSatisfiable(legacyRange) ? legacyRange : usable;
+    if (input.hasLegacy && !isSatisfiable(legacyRange)) {
+      return { constraints, combined, lock: input.lock, target: [RECOMMENDED_CONSTRAINT], basis: "constraints", summary: `"${combined}", which admits no version with the legacy resources: the plan moves to "${RECOMMENDED_CONSTRAINT}" first`, legacyUnavailable: true };
+    }
+    const target = input.hasLegacy ? legacyRange : usable;
     const upTo = target.length > usable.length ? `, up to ${LAST_LEGACY_PROVIDER_VERSION} while the legacy resources remain` : "";
-    return { constraints, combined, lock: input.lock, target, basis: "constraints", summary: `any version of "${combined}"${upTo} (no lock file: terraform init may pick any of them)` };
+    return { constraints, combined, lock: input.lock, target, basis: "constraints", summary: `any version of "${combined}"${upTo} (no lock file: terraform init may pick any of them)`, legacyUnavailable: false };
   }
   return {
     constraints,
@@ -128,6 +138,7 @@ export function providerVersions(input: RootVersionInput): ProviderVersions {
     target: [RECOMMENDED_CONSTRAINT],
     basis: "assumed",
     summary: `not pinned: the next terraform init takes the newest provider; the plan assumes "${RECOMMENDED_CONSTRAINT}"`,
+    legacyUnavailable: false,
   };
 }
 
@@ -145,6 +156,7 @@ export function terraformVersions(input: RootVersionInput): TerraformVersions {
       constraints,
       combined,
       importBlocks: false,
+      importIdExpressions: false,
       reason:
         bad !== undefined
           ? `required_version "${bad}" cannot be read, so the ${name} version is unknown: import {} blocks need ${name} ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"} or later, use the terraform import commands`
@@ -154,14 +166,16 @@ export function terraformVersions(input: RootVersionInput): TerraformVersions {
   // OpenTofu has had import blocks since its first release, so only Terraform versions below 1.5 lack them.
   const floor = input.openTofu ? IMPORT_BLOCK_OPENTOFU : IMPORT_BLOCK_TERRAFORM;
   const admitsOlder = isSatisfiable([...usable, `< ${floor}`]);
+  const importIdExpressions = input.openTofu || !isSatisfiable([...usable, `< ${IMPORT_ID_EXPRESSIONS_TERRAFORM}`]);
   if (!admitsOlder) {
-    return { tool, constraints, combined, importBlocks: true, reason: `required_version "${combined}" admits only ${name} ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"} or later, which has import {} blocks` };
+    return { tool, constraints, combined, importBlocks: true, importIdExpressions, reason: `required_version "${combined}" admits only ${name} ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"} or later, which has import {} blocks` };
   }
   return {
     tool,
     constraints,
     combined,
     importBlocks: false,
+    importIdExpressions: false,
     reason: `required_version "${combined}" admits ${name} versions below ${input.openTofu ? IMPORT_BLOCK_OPENTOFU : "1.5"}, which have no import {} blocks: use the terraform import commands`,
   };
 }
@@ -205,6 +219,21 @@ export function fitRoot(input: RootVersionInput): RootVersionFit {
         "PROVIDER_CONSTRAINT_MISSING",
         `no required_providers entry for the Cloudflare provider in ${input.root}: the next terraform init installs the newest provider, where the cloudflare_waf_* resources no longer exist (removed in 4.0.0); add cloudflare = { source = "cloudflare/cloudflare", version = "${RECOMMENDED_CONSTRAINT}" } to required_providers before any step`,
         { zoneId: null, file: input.anchor?.file ?? null, line: input.anchor?.line ?? null },
+      ),
+    );
+  }
+  if (provider.legacyUnavailable) {
+    const at = provider.basis === "lock" ? { file: provider.lock!.file, line: provider.lock!.line } : (input.provider.find((c) => c.constraint.trim() !== "") ?? null);
+    const where =
+      provider.basis === "lock"
+        ? `the lock file (${provider.lock!.file}:${provider.lock!.line}) selects provider ${provider.lock!.version}`
+        : `"${provider.combined}"${at ? ` (${at.file}:${at.line})` : ""} admits no version up to ${LAST_LEGACY_PROVIDER_VERSION}`;
+    findings.push(
+      finding(
+        "PROVIDER_FEATURE_MISSING",
+        `steps 1-6 of the migration load the configuration and state that still hold the legacy cloudflare_waf_* resources, which exist only up to provider ${LAST_LEGACY_PROVIDER_VERSION}, but ${where}: terraform cannot plan or import with it. Set the constraint to "${RECOMMENDED_CONSTRAINT}" and run terraform init -upgrade (3.35 still has the legacy resources and the whole ruleset)`,
+        { zoneId: null, file: at?.file ?? null, line: at?.line ?? null },
+        { construct: "legacy resources", maximumVersion: LAST_LEGACY_PROVIDER_VERSION },
       ),
     );
   }

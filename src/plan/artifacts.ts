@@ -127,11 +127,13 @@ export async function assemblePlan(input: {
   // cf-terraforming's ruleset (kept as written) is fitted by the constructs its text uses.
   const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
   const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
-  const raiseFirst = fits.some((f) => f.missing.length > 0);
+  // A construct missing, or a pinned provider without the legacy resources: the constraint moves to ~> 3.35 first.
+  const pinnedWithoutLegacy = versionFit.roots.some((r) => r.hasLegacy && r.provider.legacyUnavailable);
+  const raiseFirst = fits.some((f) => f.missing.length > 0) || pinnedWithoutLegacy;
   const zoneRulesets =
-    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!)));
+    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy)));
   const rulesetTf = zoneRulesets.join("\n");
-  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones) : null;
+  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
     const p = parseAddress(a);
@@ -211,11 +213,11 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
   return byZone;
 }
 
-async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit): Promise<string> {
+async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit, pinnedWithoutLegacy: boolean): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
   if (own) {
     const fitted = await dropConstructs(own.text, fit.omitted.map((m) => m.construct));
-    const header = rulesetHeader(fit).map((line) => `# ${line}\n`).join("");
+    const header = rulesetHeader(fit, pinnedWithoutLegacy).map((line) => `# ${line}\n`).join("");
     return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${fitted.text}`;
   }
   const todo = [...z.rulesetNotes, ...notMigrated];
@@ -227,13 +229,20 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
     ruleset: fit.ruleset,
     providerMajor,
     todoComments: todo,
-    headerComments: rulesetHeader(fit),
+    headerComments: rulesetHeader(fit, pinnedWithoutLegacy),
     ruleTodos: z.rulesetTodos,
   });
 }
 
 /** What the ruleset was fitted to, as comments above it (the why of a left-out construct belongs next to it). */
-function rulesetHeader(fit: RulesetFit): string[] {
+function rulesetHeader(fit: RulesetFit, pinnedWithoutLegacy: boolean): string[] {
+  if (pinnedWithoutLegacy && !fit.missing.length) {
+    return [
+      `Written for provider ${RECOMMENDED_CONSTRAINT}, not for the provider this root pins, which no longer has the legacy cloudflare_waf_* resources that steps 1-6 still load:`,
+      `${RAISE_CONSTRAINT_STEP} before using it.`,
+      ...fit.omitted.map((m) => `Left out: ${m.what}; it needs provider ${m.minimum} or later and this root may run ${m.missingAt}.`),
+    ];
+  }
   if (fit.missing.length) {
     return [
       `Written for provider ${RECOMMENDED_CONSTRAINT}, not for the provider this root pins, which lacks ${fit.missing.map((m) => `${m.what} (from ${m.minimum})`).join(", ")}:`,
@@ -253,7 +262,8 @@ function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean
   return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
 }
 
-function importsFile(zones: ZoneAnalysis[]): string {
+/** `expressions`: every Terraform version the root admits evaluates references in an import `id` (1.6+). */
+function importsFile(zones: ZoneAnalysis[], expressions: boolean): string {
   const parts: string[] = [];
   const incomplete = zones.some((z) => z.zone.imports.some((i) => i.id.includes(RULESET_ID_PLACEHOLDER)));
   if (incomplete) parts.push(`# Replace ${RULESET_ID_PLACEHOLDER} with the id from \`cf-waf-migrate api entrypoint --zone <zone>\` before planning.\n`);
@@ -263,7 +273,11 @@ function importsFile(zones: ZoneAnalysis[]): string {
       // evaluate; anything else (a module's var.zone_id) means nothing at the root: a placeholder to fill in.
       const zoneId = z.zone.zoneId;
       if (isLiteralZoneId(zoneId)) parts.push(emitImportBlock(i.to, i.id));
-      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) {
+        if (expressions) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
+        // Terraform 1.5 refuses any reference in an import id ("must be a string"): a literal to fill in.
+        else parts.push(`# required_version admits Terraform 1.5, whose import id must be a literal string (references need 1.6): put the id of ${zoneId} here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
+      }
       else parts.push(`# ${zoneId} is only known inside its module: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
     }
   }

@@ -48,6 +48,12 @@ export interface ScriptInput {
    */
   workspace?: string;
   /**
+   * Other root modules that call a module whose blocks step 6 deletes, relative to the root module (where
+   * the script runs), for a plan made for this root alone: before step 6 the script reads their states too
+   * and keeps the blocks while one still holds a legacy instance or cannot be read.
+   */
+  otherCallers?: string[];
+  /**
    * One migration of an estate: the root module's directory relative to the script's own (the script cds
    * there first, so it runs in its root wherever it is started from).
    */
@@ -273,6 +279,32 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('      if is_legacy_resource "$res"; then HOLDERS+=("$ws"); break; fi');
   w('    done < <(resource_of <<<"$other")');
   w('  done <<<"$WORKSPACES"');
+  const callers = input.otherCallers ?? [];
+  if (callers.length) {
+    w("  # Other root modules call a module whose blocks step 6 deletes: their states lose the blocks too, so a");
+    w("  # legacy WAF instance in any of their workspaces (or a state that cannot be read) keeps the blocks.");
+    w("  CALLER_HOLDERS=()");
+    w(`  for caller in ${callers.map(shellQuote).join(" ")}; do`);
+    w('    if ! cws="$(env -u TF_WORKSPACE "$TF" -chdir="$caller" workspace list 2>/dev/null)"; then');
+    w('      CALLER_HOLDERS+=("$caller (its workspaces cannot be read: run $TF init there)"); continue');
+    w("    fi");
+    w("    while IFS= read -r line; do");
+    w('      [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
+    w('      ws="${BASH_REMATCH[1]}"');
+    w('      if ! other="$(TF_WORKSPACE="$ws" "$TF" -chdir="$caller" state list 2>/dev/null)"; then');
+    w('        why="$(TF_WORKSPACE="$ws" "$TF" -chdir="$caller" state list 2>&1 >/dev/null || true)"');
+    w('        grep -q "No state file was found" <<<"$why" && continue');
+    w('        CALLER_HOLDERS+=("$caller workspace $ws (its state cannot be read)"); continue');
+    w("      fi");
+    w("      if grep -qE '(^|\\.)cloudflare_waf_(package|group|rule|override)\\.' <<<\"$other\"; then CALLER_HOLDERS+=(\"$caller (workspace $ws)\"); fi");
+    w('    done <<<"$cws"');
+    w("  done");
+    w('  if [ "${#CALLER_HOLDERS[@]}" -gt 0 ]; then');
+    w('    printf "  %s\\n" "${CALLER_HOLDERS[@]}"');
+    w('    echo "stopping before step 6: the root module(s) above call the module whose legacy blocks step 6 deletes and still hold legacy instances (or cannot be read); deleting the blocks now would make their next apply destroy them, resetting their live WAF. Migrate them first, then run this script again; REMOVE_SHARED_BLOCKS=1 deletes the blocks anyway. Do not apply this root meanwhile: its plan shows the kept blocks to be created"');
+    w("    exit 0");
+    w("  fi");
+  }
   w('  if [ "${#HOLDERS[@]}" -gt 0 ]; then');
   w('    echo "stopping before step 6: workspace(s) ${HOLDERS[*]} of this root still hold legacy instances, and the blocks are theirs too. Migrate them (TF_WORKSPACE=NAME bash migrate.sh), then run this script again; REMOVE_SHARED_BLOCKS=1 deletes the blocks anyway. Do not apply this workspace meanwhile: its plan shows the kept blocks to be created"');
   w("    exit 0");

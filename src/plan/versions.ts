@@ -38,6 +38,8 @@ export interface PlanVersions {
   /** Every root's Terraform admits only versions with `import {}` blocks. */
   importBlocks: boolean;
   importReason: string;
+  /** imports.tf may reference a root zone resource in an `id` (Terraform 1.6+ or OpenTofu); else the id is a literal. */
+  importIdExpressions: boolean;
   fitRuleset(ruleset: Ruleset, options?: Pick<FitOptions, "constructs">): RulesetFit;
   report(fits: RulesetFit[]): VersionsReport[];
   markdown(fits: RulesetFit[], providerMajor: 4 | 5): string[];
@@ -51,6 +53,7 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
   const findings = dedupe(roots.flatMap((r) => r.findings));
   const importRoots = roots.some((r) => r.hasLegacy) ? roots.filter((r) => r.hasLegacy) : roots;
   const importBlocks = importRoots.length > 0 && importRoots.every((r) => r.terraform.importBlocks);
+  const importIdExpressions = importBlocks && importRoots.every((r) => r.terraform.importIdExpressions);
   const importReason = importRoots.find((r) => !r.terraform.importBlocks)?.terraform.reason ?? importRoots[0]?.terraform.reason ?? "no root module was read, so the Terraform version is unknown: use the terraform import commands";
   // The generated rulesets replace legacy resources: the roots that hold them are the ones that run them.
   const legacyRoots = roots.filter((r) => r.hasLegacy);
@@ -59,6 +62,7 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
     roots,
     findings,
     importBlocks,
+    importIdExpressions,
     importReason,
     fitRuleset: fitOne,
     report: (fits) => roots.map((r) => reportOf(r, fits)),
@@ -67,7 +71,7 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
       const describe = (r: RootVersionFit) =>
         r.provider.basis === "lock" ? `${r.provider.lock!.version} (locked)` : r.provider.basis === "assumed" ? `"${RECOMMENDED_CONSTRAINT}" (assumed: not pinned)` : `"${r.provider.combined}"`;
       const targets = [...new Set((legacyRoots.length ? legacyRoots : roots).map(describe))];
-      const raised = fits.some((f) => f.missing.length > 0);
+      const raised = fits.some((f) => f.missing.length > 0) || legacyRoots.some((r) => r.provider.legacyUnavailable);
       const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (raise the constraint first)` : targets.length ? `for provider ${targets.join(" and ")}, which runs steps 1-6` : "";
       return `${major === 5 ? "provider 5 attributes" : "blocks"}${forWhat ? ` ${forWhat}` : ""}`;
     },

@@ -113,6 +113,26 @@ describe("plan fits what it writes to the versions the root pins", () => {
     expect(old.read("ruleset.tf")).toContain("logging {");
   });
 
+  it("pinned past 3.35 while legacy resources remain (>= 4.0, < 4.20; lock 4.19.0; ~> 5.0): refused, moved to ~> 3.35 first, ruleset.tf and its import in 3.35's form", async () => {
+    for (const v of [{ provider: ">= 4.0, < 4.20" }, { provider: ">= 4.0, < 4.20", lock: "4.19.0" }, { provider: "~> 5.0" }]) {
+      const { r, report, read } = await plan(root({ ...v, terraform: ">= 1.5" }));
+      expect(r.exitCode).toBe(0);
+      const refused: F[] = report.findings.filter((f: F) => f.code === "PROVIDER_FEATURE_MISSING");
+      expect(refused, JSON.stringify(v)).toHaveLength(1);
+      expect(refused[0]).toMatchObject({ severity: "error", ...(v.lock ? { file: ".terraform.lock.hcl", line: 4 } : { file: "versions.tf", line: 7 }) });
+      expect(refused[0]!.message).toContain("exist only up to provider 3.35.0");
+      expect(report.versions[0].provider.stepsTarget).toEqual(["~> 3.35"]);
+      expect(read("PLAN.md")).toContain("**First: raise the constraint to ~> 3.35 and run terraform init -upgrade");
+      const tf = read("ruleset.tf");
+      expect(tf.split("\n")[0]).toContain("Written for provider ~> 3.35");
+      // Block syntax and the zone/ import id, which 3.35 reads (not provider 5's, whatever the pin says).
+      expect(tf).toContain("\n  rules {\n");
+      expect(read("imports.tf")).toContain('id = "zone/0da42c8d2132a9ddaf714f9e7c920711/');
+      const used = hclConstructs(await parse("ruleset.tf", tf));
+      for (const c of used) for (const ver of admittedReleases(["~> 3.35"])) expect(hasConstruct(c, ver), `${c} at provider ${ver}`).toBe(true);
+    }
+  });
+
   it("no cloudflare entry in required_providers: a warning at the terraform block, never an unrelated line", async () => {
     const { report } = await plan(root({ provider: null, terraform: ">= 1.5" }));
     const w: F = report.findings.find((f: F) => f.code === "PROVIDER_CONSTRAINT_MISSING");

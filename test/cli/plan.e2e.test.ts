@@ -280,15 +280,29 @@ describe("cf-waf-migrate plan", () => {
     expect(report.findings.some((f: { code: string; details?: { configAddresses?: unknown } }) => f.code === "VALUE_UNRESOLVED" && f.details?.configAddresses)).toBe(false);
   });
 
-  it("config only: imports.tf interpolates a root zone reference, also when a for_each module's input names it", async () => {
+  it("config only, Terraform >= 1.6: imports.tf interpolates a root zone reference, also when a for_each module's input names it", async () => {
+    const dir = copyFixture("multi-zone");
+    const main = path.join(dir, "main.tf");
+    writeFileSync(main, readFileSync(main, "utf8").replace('required_version = ">= 1.5.0"', 'required_version = ">= 1.6.0"'));
     const out = tempDir();
-    await runCli(["plan", MZ, "--out-dir", out, "--format", "json"]);
+    await runCli(["plan", ".", "--out-dir", out, "--format", "json"], { cwd: dir });
     const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
     const parsed = (await parse("imports.tf", imports)) as { import: { to: string; id: string }[] };
     const ids = parsed.import.map((i) => i.id).sort();
     // module "waf" passes each.value.zone_id = cloudflare_zone.shop.id: the same zone as the root's rules,
     // not a third zone known only as var.zone_id.
     expect(ids).toEqual(["zone/${cloudflare_zone.blog.id}/<RULESET_ID>", "zone/${cloudflare_zone.shop.id}/<RULESET_ID>"]);
+  });
+
+  it("config only, required_version admitting Terraform 1.5: imports.tf has literal ids (1.5 refuses references in an import id) and names the zone to fill in", async () => {
+    const out = tempDir();
+    await runCli(["plan", MZ, "--out-dir", out, "--format", "json"]);
+    const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
+    const parsed = (await parse("imports.tf", imports)) as { import: { to: string; id: string }[] };
+    expect(parsed.import.map((i) => i.id)).toEqual(["zone/<ZONE_ID>/<RULESET_ID>", "zone/<ZONE_ID>/<RULESET_ID>"]);
+    expect(imports).not.toContain("${");
+    expect(imports).toContain("put the id of cloudflare_zone.blog.id here");
+    expect(imports).toContain("put the id of cloudflare_zone.shop.id here");
   });
 
   it("the report stays the scan report plus the plan (golden JSON)", async () => {

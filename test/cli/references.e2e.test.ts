@@ -93,4 +93,24 @@ describe("LEGACY_REFERENCE end to end", () => {
     const graph = await readReferenceGraph(ws, isLegacyBlock, { allDirs: true });
     expect(undeclaredReferences(graph.graphs)).toEqual([]);
   });
+
+  it("keeps an output whose value exposes nothing legacy, and names its depends_on or precondition on a legacy block", async () => {
+    const dir = copyFixture("refs-output-depends-on");
+    const out = tempDir();
+    const r = await runCli(["plan", ".", ...IDS, "--out-dir", out, "--format", "json"], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout) as { findings: { code: string; file: string; line: number; details?: Record<string, unknown> }[]; plan: { steps: { number: number; notes: string[] }[] } };
+    // Deleting output "zone_id" or "team" would take a value other stacks read out of the state: their
+    // values do not come from the legacy block, only their ordering or check does.
+    expect(report.findings.filter((f) => f.code === "LEGACY_REFERENCE").map((f) => `${f.file}:${f.line} ${String(f.details?.argument)} ${String(f.details?.referenced)}`)).toEqual([
+      "main.tf:27 depends_on cloudflare_waf_package.owasp",
+      "main.tf:34 precondition cloudflare_waf_package.owasp",
+    ]);
+    const notes = report.plan.steps.find((s) => s.number === 6)!.notes.filter((n) => n.startsWith("also removed"));
+    expect(notes).toEqual(['also removed, since its only job is to expose a legacy block: main.tf:40: output "package" (only exposes cloudflare_waf_package.owasp)']);
+    const patch = readFileSync(path.join(out, "legacy-removal.patch"), "utf8");
+    expect(patch).toContain('-output "package" {');
+    expect(patch).not.toContain('-output "zone_id" {');
+    expect(patch).not.toContain('-output "team" {');
+  });
 });

@@ -61,6 +61,22 @@ describe("removalClosure", () => {
     expect(kept).not.toContain("output.remote");
   });
 
+  it("keeps an output whose value is not legacy even when its depends_on or precondition names a legacy block", () => {
+    const g: ModuleGraph = {
+      id: ".",
+      modulePath: "",
+      calls: {},
+      items: [
+        item("resource", "cloudflare_waf_package.p", {}, true),
+        item("output", "output.zone", { value: '"3f1b"', depends_on: "cloudflare_waf_package.p" }),
+        item("output", "output.team", { value: "var.team", precondition: 'cloudflare_waf_package.p.sensitivity != "off"' }),
+        item("output", "output.id", { value: "cloudflare_waf_package.p.id", depends_on: "cloudflare_waf_package.p" }),
+      ],
+    };
+    expect(removedKeys([g])).toEqual([".:cloudflare_waf_package.p", ".:output.id"]);
+    expect(dangling([g])).toEqual([".:output.team.precondition -> cloudflare_waf_package.p", ".:output.zone.depends_on -> cloudflare_waf_package.p"]);
+  });
+
   it("without legacy blocks, removes nothing", () => {
     const plain: ModuleGraph = { id: ".", modulePath: "", calls: {}, items: [item("local", "local.a", { a: "local.b" }), item("local", "local.b", { b: "1" })] };
     expect(removalClosure([plain])).toEqual({ removed: [], dangling: [] });

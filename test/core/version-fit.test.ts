@@ -11,6 +11,7 @@ import { buildRuleset } from "../../src/core/ruleset-builder.js";
 import { admittedReleases, hasConstruct } from "../../src/core/ruleset-features.js";
 import { fitRoot, fitRulesetToRoots, terraformVersions, type RootVersionInput } from "../../src/core/version-fit.js";
 import { emitRulesetHcl } from "../../src/terraform/hcl/emit.js";
+import { importRefusals } from "../../src/apply/version-check.js";
 import { hclConstructs } from "./hcl-constructs.js";
 
 const ZONE = "0da42c8d2132a9ddaf714f9e7c920711";
@@ -160,6 +161,36 @@ describe("version matrix: constraints and locks × legacy settings", () => {
   });
 });
 
+describe("a root pinned past 3.35 while it still holds legacy resources", () => {
+  // Renovate bumped the constraint (or the lock) before the migration: no pinned version has the
+  // cloudflare_waf_* types, so terraform cannot plan or import there, and steps 1-6 must move to ~> 3.35.
+  it.each([
+    ["constraint >= 4.0, < 4.20", ">= 4.0, < 4.20", undefined, "versions.tf", 7, '">= 4.0, < 4.20" (versions.tf:7) admits no version up to 3.35.0'],
+    ["lock 4.19.0", ">= 4.0, < 4.20", "4.19.0", ".terraform.lock.hcl", 4, "the lock file (.terraform.lock.hcl:4) selects provider 4.19.0"],
+    ["constraint ~> 5.0", "~> 5.0", undefined, "versions.tf", 7, '"~> 5.0" (versions.tf:7) admits no version up to 3.35.0'],
+  ])("%s: refused where it is pinned, and the ruleset is fitted to ~> 3.35", async (_name, constraint, lock, file, line, where) => {
+    const root = fitRoot(rootInput({ name: "", constraint, ...(lock ? { lock } : {}), refused: [], logging: true }));
+    expect(root.provider.legacyUnavailable).toBe(true);
+    expect(root.provider.target).toEqual(["~> 3.35"]);
+    const f = root.findings.filter((x) => x.code === "PROVIDER_FEATURE_MISSING");
+    expect(f).toHaveLength(1);
+    expect([f[0]!.severity, f[0]!.file, f[0]!.line]).toEqual(["error", file, line]);
+    expect(f[0]!.message).toContain(where);
+    expect(f[0]!.message).toContain('Set the constraint to "~> 3.35" and run terraform init -upgrade');
+    // What is generated loads on every version ~> 3.35 admits.
+    const fit = fitRulesetToRoots(SETTINGS[2]![1], [root]);
+    const hcl = await emitRulesetHcl({ resourceName: "r", zoneIdExpression: `"${ZONE}"`, ruleset: fit.ruleset, providerMajor: 4 });
+    const used = hclConstructs(await parse("ruleset.tf", hcl));
+    for (const c of used) for (const v of admittedReleases(["~> 3.35"])) expect(hasConstruct(c, v), `${c} at provider ${v}`).toBe(true);
+    // apply refuses before any change.
+    expect(importRefusals([root])).toEqual([`.: ${f[0]!.message}, then run apply again`]);
+    // Without legacy resources the pin is what it is.
+    const plain = fitRoot({ ...rootInput({ name: "", constraint, ...(lock ? { lock } : {}), refused: [], logging: true }), hasLegacy: false });
+    expect(plain.provider.legacyUnavailable).toBe(false);
+    expect(plain.findings.filter((x) => x.code === "PROVIDER_FEATURE_MISSING")).toEqual([]);
+  });
+});
+
 describe("import {} blocks and the Terraform version", () => {
   const base = rootInput(ROWS[6]!);
   it.each([
@@ -172,6 +203,20 @@ describe("import {} blocks and the Terraform version", () => {
     const tv = terraformVersions({ ...base, terraform: [{ constraint, file: "versions.tf", line: 2 }] });
     expect(tv.importBlocks).toBe(ok);
     if (!ok) expect(tv.reason).toContain("below 1.5");
+  });
+
+  it.each([
+    [">= 1.5", false],
+    [">= 1.5.0, < 2.0.0", false],
+    ["~> 1.5.7", false],
+    [">= 1.6.0", true],
+    ["~> 1.11", true],
+  ])("required_version %s: references in an import id (Terraform 1.6+) %s", (constraint, ok) => {
+    const tv = terraformVersions({ ...base, terraform: [{ constraint, file: "versions.tf", line: 2 }] });
+    expect(tv.importBlocks).toBe(true);
+    expect(tv.importIdExpressions).toBe(ok);
+    // OpenTofu (1.6.0 on) evaluates them in every release.
+    expect(terraformVersions({ ...base, openTofu: true, terraform: [{ constraint: ">= 1.6", file: "versions.tf", line: 2 }] }).importIdExpressions).toBe(true);
   });
 
   it("no required_version: unknown, so no import blocks, and it says why", () => {

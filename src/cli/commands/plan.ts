@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { groupByZone } from "../../core/analyze.js";
+import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
 import type { InputError, Report, Ruleset } from "../../core/model.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
 import { rootProviderInfo } from "../../estate/gate.js";
@@ -23,6 +24,7 @@ import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/c
 import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
+import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
@@ -95,7 +97,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     // import into that name (one zone, or the zone it names).
     const setups = estate.instances.map((inst) => {
       const info = rootProviderInfo(providerInfo, inst.dir);
-      const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? rulesetSyntaxMajor(info);
+      // Steps 1-6 run where the legacy resources still exist (<= 3.35, block syntax): a root pinned to 5.x
+      // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
+      const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
+      const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
       const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
       return { inst, info, providerMajor, names };
     });
@@ -111,6 +116,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 
     const several = setups.length > 1;
     const plans: AssembledPlan[] = [];
+    /** One root alone: other roots calling a module step 6 edits (migrate.sh reads their states first). */
+    let otherCallers: string[] = [];
     for (const [i, { inst, info, providerMajor }] of setups.entries()) {
       // A split zone's ruleset is planned once, where its import is (the other instances feed it skip rules).
       const own = analysis.instances[i]!.analysis;
@@ -120,6 +127,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       // Its legacy instances of those zones are still its own to remove.
       const fedZones = several ? own.zones.filter((z) => z.zone.rulesetIn) : [];
       const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
+      if (!several) {
+        otherCallers = await otherCallersOfPlan(inst.dir, plan);
+        const step6 = plan.steps.find((s) => s.number === 6);
+        if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
+      }
       const at = { root: inst.root, workspace: inst.workspace };
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
@@ -146,7 +158,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       ? () =>
           renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
-    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace });
+    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, otherCallers });
     if (argv["out-dir"] && single) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);

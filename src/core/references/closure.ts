@@ -3,8 +3,8 @@
 // The graph is per module *directory* (one set of blocks, however many times the module is called). Each
 // item is a block (resource, data source, output, module call) or a single `locals` attribute, with the
 // references its expressions make. Starting from the legacy blocks, an output or a local is removed too
-// when its only job is to expose or feed removed things: at least one of its references is removed and
-// none names something that stays. References to variables and built-ins are neutral (the value only
+// when its only job is to expose or feed removed things: at least one of its references is removed (for an
+// output, one in its `value`) and none names something that stays. References to variables and built-ins are neutral (the value only
 // passes through them). A module output removed in a module's directory makes `module.<call>.<output>`
 // in every caller a removed reference too, so the closure climbs from modules to the roots that call them.
 //
@@ -112,7 +112,11 @@ export function removalClosure(graphs: readonly ModuleGraph[]): RemovalClosure {
       for (const item of g.items) {
         if ((item.kind !== "output" && item.kind !== "local") || removed.has(id(g.id, item.key))) continue;
         const statuses = item.uses.map((u) => status(g.id, u.ref));
-        if (statuses.includes("removed") && !statuses.includes("kept")) {
+        // An output goes only when its value exposes something removed: one whose value comes from
+        // elsewhere (a literal, a variable) and only orders or checks itself on a legacy block through
+        // `depends_on` or a `precondition` is read by other stacks; deleting it would lose that value.
+        const exposes = item.kind !== "output" || item.uses.some((u, k) => u.argument === "value" && statuses[k] === "removed");
+        if (exposes && statuses.includes("removed") && !statuses.includes("kept")) {
           const because = item.uses.filter((_, k) => statuses[k] === "removed").map((u) => referenceKey(u.ref));
           removed.set(id(g.id, item.key), { module: g.id, item, because: [...new Set(because)] });
           changed = true;
