@@ -1,6 +1,7 @@
 // Reports of several roots and workspaces (an estate): a zone has one entry per instance, so findings are
 // grouped by zone *and* instance, and headings name the instance when there is more than one.
 import type { Finding, Report } from "../core/model.js";
+import { instanceName } from "../estate/order.js";
 import { zoneKey } from "../estate/zone-status.js";
 
 export { zoneKey };
@@ -27,3 +28,11 @@ export function isEstate(report: Report): boolean {
 }
 
 export { instanceName as instanceLabel } from "../estate/order.js";
+
+/**
+ * " in ROOT (workspace WS)" for a finding outside every zone of an estate report, else "": the same
+ * module block gives one such finding per instance, and without the instance they read as duplicates.
+ */
+export function otherFindingInstance(report: Report, f: Finding): string {
+  return isEstate(report) && f.root !== undefined ? ` in ${instanceName(f)}` : "";
+}

@@ -5,7 +5,7 @@
 import type { Finding, InputError, PlanStep, Report, RulesetRule, Severity, ZoneReport } from "../core/model.js";
 import { details, fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
-import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
+import { findingsByZone, instanceLabel, isEstate, otherFindingInstance, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 import { blocksInstanceZones, zoneEntries, zoneStatus } from "../estate/zone-status.js";
 
@@ -192,7 +192,10 @@ function findingsTable(report: Report, findings: Finding[], withZone: boolean): 
   out.push(withZone ? "| Severity | Code | Zone | Location | Message |" : "| Severity | Code | Location | Message |");
   out.push(withZone ? "| --- | --- | --- | --- | --- |" : "| --- | --- | --- | --- |");
   for (const f of findings) {
-    const where = f.file ? codeSpan(withLine(reportPath(report, f.file), f.line), true) : f.address ? codeSpan(f.address, true) : "";
+    const at = f.file ? codeSpan(withLine(reportPath(report, f.file), f.line), true) : f.address ? codeSpan(f.address, true) : "";
+    // The table of findings outside every zone: in an estate, which root and workspace each comes from.
+    const instance = withZone ? otherFindingInstance(report, f) : "";
+    const where = instance ? `${at}${cell(instance)}` : at;
     const zone = f.zoneId ? codeSpan(f.zoneId, true) : "";
     const cells = [severityLabel(f.severity), codeSpan(f.code, true), ...(withZone ? [zone] : []), where, cell(f.message)];
     out.push(`| ${cells.join(" | ")} |`);

@@ -4,7 +4,7 @@
 import type { Finding, InputError, Report, Severity, ZoneReport } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { makeStyle, type Style } from "./style.js";
-import { findingsByZone, instanceLabel, isEstate, zoneKey } from "./instances.js";
+import { findingsByZone, instanceLabel, isEstate, otherFindingInstance, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 
 export interface TextOptions {
@@ -33,7 +33,7 @@ export function renderText(report: Report, opts: TextOptions): string {
   if (other.length) {
     out.push("");
     out.push(st.bold("Other findings"));
-    for (const f of other) out.push(...findingLines(report, f, st));
+    for (const f of other) out.push(...findingLines(report, f, st, otherFindingInstance(report, f)));
   }
   if (report.plan) {
     out.push("");
@@ -96,8 +96,8 @@ function serviceLine(s: NonNullable<ZoneReport["service"]>): string {
   return `  service: ${compat}, migration ${s.status}${s.rulesetId ? `, entry point ${s.rulesetId}` : ""}; ruleset from ${source}${when}`;
 }
 
-function findingLines(report: Report, f: Finding, st: Style): string[] {
-  const where = f.file ? withLine(reportPath(report, f.file), f.line) : (f.address ?? "");
+function findingLines(report: Report, f: Finding, st: Style, instance = ""): string[] {
+  const where = (f.file ? withLine(reportPath(report, f.file), f.line) : (f.address ?? "")) + instance;
   const label = st.severity(f.severity, f.severity.toUpperCase().padEnd(7));
   return [`  ${label} ${f.code}  ${st.dim(where)}`, `          ${f.message}`];
 }

@@ -11,6 +11,7 @@ import { renderCerts } from "./certs.js";
 import { location, plural, severityBadge, table } from "./parts.js";
 import { migratedEntries, zoneViews, type ZoneView } from "./status.js";
 import { errorPath, withLine } from "../../core/report-paths.js";
+import { otherFindingInstance } from "../instances.js";
 
 export interface HtmlOptions {
   /** The command that produced the report (`scan`, `plan`, `gate`, `certs`, `merge`). */
@@ -56,7 +57,7 @@ function otherFindings(report: Report, views: ZoneView[]): SafeHtml {
   const other = report.findings.filter((f) => !placed.has(f));
   if (!other.length) return html``;
   return html`<section aria-labelledby="other-title"><h2 id="other-title">Other findings (${other.length})</h2>
-${table("Findings that belong to no zone of this report", ["Severity", "Finding", "Where"], other.map((f) => html`<tr><td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}${f.address ? html`<br><code class="addr">${f.address}</code>` : ""}</td></tr>`))}</section>`;
+${table("Findings that belong to no zone of this report", ["Severity", "Finding", "Where"], other.map((f) => html`<tr><td>${severityBadge(f.severity)}</td><td><code>${f.code}</code><br>${f.message}</td><td>${location(report, f.file, f.line)}${f.address ? html`<br><code class="addr">${f.address}</code>` : ""}${otherFindingInstance(report, f)}</td></tr>`))}</section>`;
 }
 
 function inputErrors(report: Report): SafeHtml {
