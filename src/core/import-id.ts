@@ -26,11 +26,20 @@ export function isZoneDomain(zoneId: string): boolean {
 }
 
 /**
+ * An expression only a module instance can evaluate (`module.shop.data.cloudflare_zone.this.id`, a zone looked
+ * up inside the module): the name of the zone, but nothing an `import {}` block at the root could evaluate.
+ */
+export function isModuleInternalExpression(zoneId: string): boolean {
+  return /^module\.[\w-]+(?:\[(?:"[^"\\]*"|\d+)\])?\.(?:module|data|var|local)\./.test(zoneId);
+}
+
+/**
  * The zone part of an import id: the id itself, or — when only config is known — the expression as a
  * template (`${cloudflare_zone.shop.id}`), which an `import {}` block evaluates at plan time. A domain
- * name is no expression Terraform could evaluate: the id's placeholder stands there.
+ * name, or an expression of a module's inside, is none Terraform could evaluate there: the id's placeholder
+ * stands there.
  */
 export function zoneIdForImport(zoneId: string): string {
   if (isLiteralZoneId(zoneId)) return zoneId;
-  return isZoneDomain(zoneId) ? ZONE_ID_PLACEHOLDER : "${" + zoneId + "}";
+  return isZoneDomain(zoneId) || isModuleInternalExpression(zoneId) ? ZONE_ID_PLACEHOLDER : "${" + zoneId + "}";
 }

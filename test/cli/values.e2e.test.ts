@@ -225,6 +225,30 @@ describe("count chosen by the environment's tfvars (count = local.staging_only[v
   });
 });
 
+describe("zone expressions local to a module: two instances are one zone only when the root writes the same text", () => {
+  it("a lookup inside the module, each.value of a for_each over objects: one zone per instance, VALUE_UNRESOLVED, no default", async () => {
+    const { report, exitCode } = await json(["scan", "testdata/zones-from-module-lookup"]);
+    expect(exitCode).toBe(0);
+    const lookup = (m: string) => `${m}.data.cloudflare_zone.this.id`;
+    expect(report.zones.map((z) => [z.zoneId, z.stateRemovals])).toEqual([
+      ['local.regions["eu"].zone_id', ['cloudflare_waf_rule.sqli["eu"]', 'module.region["eu"].cloudflare_waf_group.xss']],
+      ['local.regions["us"].zone_id', ['cloudflare_waf_rule.sqli["us"]', 'module.region["us"].cloudflare_waf_group.xss']],
+      [lookup("module.blog"), ["module.blog.cloudflare_waf_package.owasp"]],
+      [lookup("module.shop"), ["module.shop.cloudflare_waf_package.owasp"]],
+      [lookup('module.site["api"]'), ['module.site["api"].cloudflare_waf_package.owasp']],
+      [lookup('module.site["docs"]'), ['module.site["docs"].cloudflare_waf_package.owasp']],
+      // The same caller expression in two calls: the same zone.
+      ["var.main_zone_id", ["module.xss_app.cloudflare_waf_group.xss", "module.xss_www.cloudflare_waf_group.xss"]],
+    ]);
+    // Every instance's zone id is reported unknown, none defaulted.
+    const zoneUnknown = unresolved(report).filter((f) => f.details?.attribute === "zone_id").map((f) => f.address).sort();
+    expect(zoneUnknown).toHaveLength(10);
+    // An expression of a module's inside is nothing an import {} block at the root could evaluate.
+    const shop = report.zones.find((z) => z.zoneId === lookup("module.shop")) as Zone & { imports: { id: string }[] };
+    expect(shop.imports.map((i) => i.id)).toEqual(["zone/<ZONE_ID>/<RULESET_ID>"]);
+  });
+});
+
 describe("zone ids looked up by data sources, per module instance and per count index", () => {
   it("each instance is its own zone, named by the lookup it uses (not one zone `var.zone_id` with two packages)", async () => {
     const { report, exitCode } = await json(["scan", "testdata/zones-from-data-source"]);

@@ -206,5 +206,5 @@ function configZoneId(entry: ConfigEntry, ctx: EvaluationContext, zones: ZoneLoo
     if (resolved) return "literal" in resolved ? resolved.literal : zoneOfReference(resolved.reference, zones);
   }
   // Only for a config instance (`at` given): a state instance has no binding to write the expression with.
-  return unresolvedZoneExpression(v, at, binding);
+  return unresolvedZoneExpression(v, at, binding, body.for_each);
 }
