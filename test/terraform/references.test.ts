@@ -207,6 +207,52 @@ describe("blocks that only refer", () => {
   });
 });
 
+describe("an import {} of a legacy resource", () => {
+  it("says it is an import that cannot work after the migration and to delete the block, not '(argument to) refers to'", async () => {
+    const dir = tempDir("cfwm-refs-import-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      [
+        'resource "cloudflare_waf_override" "admin" {',
+        '  zone_id = "3f1bc18efe333337886cd2d0f6fa0000"',
+        '  urls    = ["example.com/admin/*"]',
+        '  rules = {',
+        '    "100015" = "disable"',
+        "  }",
+        "}",
+        "",
+        "import {",
+        "  to = cloudflare_waf_override.admin",
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/de677e5818985db1285d0e80225f06e5"',
+        "}",
+        "",
+        'resource "cloudflare_waf_package" "owasp" {',
+        '  zone_id     = "3f1bc18efe333337886cd2d0f6fa0000"',
+        '  package_id  = "c504870194831cd12c3fc0284f294abb"',
+        '  sensitivity = "low"',
+        '  action_mode = "block"',
+        "}",
+        "",
+        "import {",
+        "  to = cloudflare_waf_package.owasp",
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/c504870194831cd12c3fc0284f294abb"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { set } = await removalFor(dir);
+    const messages = set.findings.map((f) => `${f.code} ${f.line}: ${f.message}`);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^LEGACY_REFERENCE 10: the import block at main\.tf:9 imports cloudflare_waf_override\.admin, a legacy WAF resource: after the migration that import can no longer work \(step 0 deletes the URI-based override, /);
+    expect(messages[1]).toMatch(/^LEGACY_REFERENCE 22: the import block at main\.tf:21 imports cloudflare_waf_package\.owasp, a legacy WAF resource: after the migration that import can no longer work \(step 6 deletes the legacy WAF blocks, /);
+    for (const m of messages) {
+      expect(m).toContain("delete the import block");
+      expect(m).toContain("importing the zone's cloudflare_ruleset (step 3)");
+      expect(m).not.toContain("(argument to)");
+    }
+  });
+});
+
 describe("dynamic blocks", () => {
   it("reads for_each and content, and takes the iterator for a local symbol, not a resource", async () => {
     const dir = tempDir("cfwm-refs-dynamic-");
