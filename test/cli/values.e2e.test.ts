@@ -227,6 +227,27 @@ describe("count chosen by the environment's tfvars (count = local.staging_only[v
   });
 });
 
+describe("for_each over a map known to be empty (for_each = {}, a tfvars value {})", () => {
+  const tree = "testdata/values-empty-for-each";
+  it("makes no instance: nothing is VALUE_UNRESOLVED, and the legacy blocks (the module's too) are listed, of no zone", async () => {
+    const { report, exitCode } = await json(["scan", tree, "--var-file", `${tree}/env/none.tfvars`]);
+    expect(exitCode).toBe(0);
+    expect(report.zones).toEqual([]);
+    expect(unresolved(report)).toEqual([]);
+    // The module has no instance at all: its block is still there to delete, not skipped silently.
+    expect(report.findings.map((f) => [f.code, f.address, (f as { zoneId?: string | null }).zoneId])).toEqual([
+      ["LEGACY_WAF_RESOURCE", "cloudflare_waf_rule.extra", null],
+      ["LEGACY_WAF_RESOURCE", "module.waf.cloudflare_waf_package.owasp", null],
+    ]);
+  });
+
+  it("with one zone in the tfvars, that zone's instance is migrated and the empty literal still makes none", async () => {
+    const { report } = await json(["scan", tree, "--var-file", `${tree}/env/shop.tfvars`]);
+    expect(report.zones.map((z) => [z.zoneId, z.stateRemovals])).toEqual([["0da42c8d2132a9ddaf714f9e7c920711", ['module.waf["shop"].cloudflare_waf_package.owasp']]]);
+    expect(unresolved(report)).toEqual([]);
+  });
+});
+
 describe("zone expressions local to a module: two instances are one zone only when the root writes the same text", () => {
   it("a lookup inside the module, each.value of a for_each over objects: one zone per instance, VALUE_UNRESOLVED, no default", async () => {
     const { report, exitCode } = await json(["scan", "testdata/zones-from-module-lookup"]);
