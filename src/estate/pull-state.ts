@@ -276,7 +276,14 @@ function oneLine(text: string): string {
 export function pullErrorToInputError(e: PullError): InputError {
   const where = e.workspace && e.workspace !== DEFAULT_WORKSPACE ? ` (workspace ${e.workspace})` : "";
   const kind = { "not-initialized": "not initialised", locked: "state locked", auth: "backend credentials", "not-found": "binary not found", "invalid-state": "unreadable state", other: "failed" }[e.kind];
-  return { file: e.root, line: null, column: null, message: `--pull-state${where}: ${kind}: ${e.message}; fix: ${e.fix}` };
+  return {
+    file: e.root,
+    line: null,
+    column: null,
+    message: `--pull-state${where}: ${kind}: ${e.message}; fix: ${e.fix}`,
+    // A workspace's own `state pull` failed: that workspace fails; `workspace list` failing fails the root.
+    ...(e.workspace ? { root: e.root, workspace: e.workspace } : {}),
+  };
 }
 
 async function exists(p: string): Promise<boolean> {
