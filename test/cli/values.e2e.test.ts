@@ -272,6 +272,21 @@ describe("zone expressions local to a module: two instances are one zone only wh
   });
 });
 
+describe("for_each whose keys are unknown offline: each.value of different maps is never one zone", () => {
+  it("module calls and resources over var.shops and var.blogs give two zones, each for_each's collection at each.key", async () => {
+    const { report } = await json(["scan", "testdata/zones-unknown-keys"]);
+    expect(report.zones.map((z) => z.zoneId)).toEqual(["var.blogs[each.key]", "var.shops[each.key]"]);
+    const resources = (report as unknown as { resources: { address: string; zoneId: string }[] }).resources;
+    expect(Object.fromEntries(resources.map((r) => [r.address, r.zoneId]))).toEqual({
+      "cloudflare_waf_rule.a": "var.shops[each.key]",
+      "cloudflare_waf_rule.b": "var.blogs[each.key]",
+      "module.blog.cloudflare_waf_package.owasp": "var.blogs[each.key]",
+      "module.shop.cloudflare_waf_package.owasp": "var.shops[each.key]",
+    });
+    expect(unresolved(report).filter((f) => f.details?.attribute === "zone_id")).toHaveLength(4);
+  });
+});
+
 describe("zone ids looked up by data sources, per module instance and per count index", () => {
   it("each instance is its own zone, named by the lookup it uses (not one zone `var.zone_id` with two packages)", async () => {
     const { report, exitCode } = await json(["scan", "testdata/zones-from-data-source"]);

@@ -31,18 +31,24 @@ export function unresolvedZoneExpression(v: unknown, mi: ModuleInstance | undefi
 
 /**
  * `count.index`, `each.key` and `each.value` replaced by this instance's known values; a `each.value` that is
- * no string is the for_each collection at the key (`each.value.zone_id` is `local.zones["shop"].zone_id`).
+ * no string is the for_each collection at the key (`each.value.zone_id` is `local.zones["shop"].zone_id`,
+ * `var.shops[each.key]` while the keys are unknown).
  */
 function withBinding(text: string, b: InstanceBinding, forEach?: unknown): string {
   let out = text;
   if (typeof b.count === "number") out = out.replace(/\bcount\.index\b/g, () => String(b.count));
-  const key = b.each?.key;
+  if (!b.each) return out;
+  const key = b.each.key;
+  const collection = forEach === undefined ? null : expressionText(forEach);
+  const at = (k: string) => `${collection !== null && TRAVERSAL.test(collection) ? collection : `(${collection})`}[${k}]`;
   if (typeof key === "string") {
-    const value = b.each?.value;
+    const value = b.each.value;
     if (typeof value === "string") out = out.replace(/\beach\.value\b(?![.[])/g, () => JSON.stringify(value));
-    const collection = forEach === undefined ? null : expressionText(forEach);
-    if (collection !== null) out = out.replace(/\beach\.value\b/g, () => `${TRAVERSAL.test(collection) ? collection : `(${collection})`}[${JSON.stringify(key)}]`);
+    if (collection !== null) out = out.replace(/\beach\.value\b/g, () => at(JSON.stringify(key)));
     out = out.replace(/\beach\.key\b/g, () => JSON.stringify(key));
+  } else if (collection !== null) {
+    // Keys not known offline: `each.value` of two for_each over different maps are not the same zone.
+    out = out.replace(/\beach\.value\b/g, () => at("each.key"));
   }
   return out;
 }
