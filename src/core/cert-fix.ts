@@ -84,7 +84,7 @@ function expressionRefusal(c: Certificate): string | null {
   const written = c.configCertificateAuthority;
   if (written === null || !written.includes("${")) return null;
   const expression = `\`${/^\$\{([\s\S]*)\}$/.exec(written)?.[1] ?? written}\``;
-  const where = "change it where the value is set (the variable's tfvars or default, the local), or write the CA as a literal";
+  const where = "change it where the value is set (the tfvars, the variable's default, the module call's argument, the local), or write the CA as a literal";
   if (c.certificateAuthority !== null && c.certificateAuthority.trim().toLowerCase() === LETS_ENCRYPT) {
     return `certificate_authority is the expression ${expression}, which is "lets_encrypt": the patch edits only a literal "lets_encrypt"; ${where}`;
   }
