@@ -197,6 +197,7 @@ const NOT_INITIALIZED = [
   /Inconsistent dependency lock file/i,
   /backend.*(has|have) changed/i,
 ];
+const UNREADABLE_STATE = [/Unsupported state file format/i, /state file could not be parsed/i, /Failed to (?:read|load) state.*(?:JSON|parse)/i];
 const LOCKED = [/Error acquiring the state lock/i, /state (is )?locked/i, /ConditionalCheckFailedException/, /Lock Info:/];
 const AUTH = [
   /no valid credential sources/i,
@@ -245,6 +246,11 @@ async function classify(
   }
   if (NOT_INITIALIZED.some((re) => re.test(text)) || (flavor !== "terragrunt" && !(await exists(path.join(root.dir, ".terraform"))) && /init/i.test(text))) {
     return { ...base, kind: "not-initialized", message, fix: `run \`${binCmd("init")}\` (with the backend's credentials), then retry` };
+  }
+  // Terraform itself could not parse the workspace's state (truncated, malformed JSON): that state is unreadable.
+  if (workspace && UNREADABLE_STATE.some((re) => re.test(text))) {
+    const source = `TF_WORKSPACE=${workspace} ${binCmd("state pull")}`;
+    return { ...base, kind: "invalid-state", message, fix: `the state itself is damaged (check it with \`${source}\`): restore it from a backup or the backend's versioning` };
   }
   if (AUTH.some((re) => re.test(text))) {
     return {
