@@ -63,6 +63,10 @@ export async function buildCertificateFix(
     let text: string | Uint8Array = bytes;
     let original: string | null = null;
     for (const edit of [...fileEdits].sort((a, b) => b.line - a.line)) {
+      if (edit.refusal !== undefined) {
+        entries.push(entry(edit, "refused", edit.refusal));
+        continue;
+      }
       if (!edit.valid) {
         entries.push(entry(edit, "skipped", "not accepted by the provider version in use (see the note)"));
         continue;
@@ -134,6 +138,8 @@ function mergeSameBlock(edits: CertFixEdit[]): CertFixEdit[] {
     }
     for (const c of e.commands) if (!first.commands.includes(c)) first.commands.push(c);
     first.valid &&= e.valid;
+    // One instance of the block refused (its CA an expression): the block is not edited.
+    if (e.refusal !== undefined && first.refusal === undefined) first.refusal = e.refusal;
     // The same module called from two roots gives the same address twice: nothing to add then.
     if (e.address !== first.address && !first.note.includes(` ${e.address}.`)) first.note += ` The same block also serves ${e.address}.`;
   }

@@ -1,9 +1,11 @@
 // `certs --fix --to default|google|ssl_com`: which config values change, to what, and with what effect.
 // Pure: the file patch itself is made by the Terraform layer's surgical editor from these edits.
 //
-// Only certificates whose config writes `certificate_authority = "lets_encrypt"` literally are edited; a CA set
-// by an expression is reported by the audit (CERT_CA_UNKNOWN) and left alone. Uploaded certificates have no CA
-// attribute (the owner re-uploads), Universal certificates are switched by the service.
+// Only certificates whose config writes `certificate_authority = "lets_encrypt"` literally are edited. A CA set
+// by an expression (`var.ca`, `local.pack_ca`) that is Let's Encrypt, or that is not known offline (so may be),
+// is listed as refused with the reason: the patch never edits an expression, and the value has to change
+// where it is set. Uploaded certificates have no CA attribute (the owner re-uploads), Universal certificates
+// are switched by the service.
 //
 // Provider facts used (reference/domain-facts.md section 5, provider schemas):
 //  - cloudflare_certificate_pack.certificate_authority: ForceNew in 3/4, RequiresReplace in 5 -> a replacement.
@@ -48,6 +50,8 @@ export interface CertFixEdit {
   command: string | null;
   /** One command per instance of the block (count/for_each); `command` is the first. Empty for other kinds. */
   commands: string[];
+  /** Why this block is not edited although it is (or may be) Let's Encrypt: its CA is an expression. */
+  refusal?: string;
 }
 
 function versionAtLeast(version: string | null | undefined, min: [number, number, number]): boolean | null {
@@ -70,6 +74,27 @@ function majorOf(c: Certificate, options: CertFixOptions): 3 | 4 | 5 | null {
 
 function isLiteralLetsEncrypt(v: string | null): v is string {
   return v !== null && !v.includes("${") && v.trim().toLowerCase() === LETS_ENCRYPT;
+}
+
+/**
+ * A CA written as an expression that is Let's Encrypt, or not known offline: the refusal to list; null for a
+ * literal, for no CA in config, and for an expression known to name another CA (nothing to switch).
+ */
+function expressionRefusal(c: Certificate): string | null {
+  const written = c.configCertificateAuthority;
+  if (written === null || !written.includes("${")) return null;
+  const expression = `\`${/^\$\{([\s\S]*)\}$/.exec(written)?.[1] ?? written}\``;
+  const where = "change it where the value is set (the tfvars, the variable's default, the module call's argument, the local), or write the CA as a literal";
+  if (c.certificateAuthority !== null && c.certificateAuthority.trim().toLowerCase() === LETS_ENCRYPT) {
+    return `certificate_authority is the expression ${expression}, which is "lets_encrypt": the patch edits only a literal "lets_encrypt"; ${where}`;
+  }
+  if (c.certificateAuthority !== null) return null;
+  // The reader's reason, unless it only repeats that this is an expression.
+  const why = c.unknown.certificate_authority?.startsWith("set by an expression") ? undefined : c.unknown.certificate_authority;
+  return (
+    `certificate_authority is the expression ${expression}, not known offline${why ? ` (${why})` : ""}, so it may be Let's Encrypt: not edited; ` +
+    `give its value with --var-file/--var or pass --state to know it, then ${where}`
+  );
 }
 
 function packEdit(c: Certificate, target: CaTarget, major: 3 | 4 | 5 | null, options: CertFixOptions) {
@@ -159,7 +184,8 @@ function customHostnameEdit(c: Certificate, target: CaTarget, major: 3 | 4 | 5 |
 
 /**
  * The edits for `--fix --to target`: one per configuration block whose `certificate_authority` is the literal
- * `lets_encrypt`. Instances of one block (count/for_each) share a single edit.
+ * `lets_encrypt`, and one with `refusal` per block whose CA is an expression that is (or may be) Let's Encrypt.
+ * Instances of one block (count/for_each) share a single edit.
  */
 export function planCertificateFixes(certs: Certificate[], target: CaTarget, options: CertFixOptions = {}): CertFixEdit[] {
   const out: CertFixEdit[] = [];
@@ -167,7 +193,8 @@ export function planCertificateFixes(certs: Certificate[], target: CaTarget, opt
   for (const c of certs) {
     if (c.kind !== "advanced" && c.kind !== "total_tls" && c.kind !== "custom_hostname") continue;
     if (!c.ref.inConfig || c.ref.file === null || c.ref.line === null) continue;
-    if (!isLiteralLetsEncrypt(c.configCertificateAuthority)) continue;
+    const refusal = expressionRefusal(c);
+    if (refusal === null && !isLiteralLetsEncrypt(c.configCertificateAuthority)) continue;
     const path = c.kind === "custom_hostname" ? ["ssl", "certificate_authority"] : ["certificate_authority"];
     const major = majorOf(c, options);
     const e =
@@ -190,13 +217,14 @@ export function planCertificateFixes(certs: Certificate[], target: CaTarget, opt
       attribute: path.join("."),
       path,
       kind: c.kind,
-      from: c.configCertificateAuthority,
+      from: c.configCertificateAuthority!,
       to: e.to,
       forcesReplacement: e.forcesReplacement,
       valid: e.valid,
       note: e.note,
       command: e.command,
       commands: e.command ? [e.command] : [],
+      ...(refusal !== null ? { refusal } : {}),
     };
     byBlock.set(key, edit);
     out.push(edit);

@@ -26,11 +26,40 @@ export function isZoneDomain(zoneId: string): boolean {
 }
 
 /**
+ * An expression only a module instance can evaluate (`module.shop.data.cloudflare_zone.this.id`, a zone looked
+ * up inside the module): the name of the zone, but nothing an `import {}` block at the root could evaluate.
+ */
+export function isModuleInternalExpression(zoneId: string): boolean {
+  return /^module\.[\w-]+(?:\[(?:"[^"\\]*"|\d+)\])?\.(?:module|data|var|local)\./.test(zoneId);
+}
+
+const KEY = String.raw`(?:\[(?:"[^"\\]*"|\d+)\])`;
+/** A zone id read by a zone lookup at the root (`data.cloudflare_zone.this.id`, `data.cloudflare_zones.z["a"].zones[0].id`). */
+const ROOT_ZONE_LOOKUP = new RegExp(String.raw`^(data\.cloudflare_zones?\.[\w-]+${KEY}?)(?:\.[\w-]+${KEY}*)+$`);
+
+/**
+ * The data source a zone id expression reads (`data.cloudflare_zone.this`), at the root or inside a module
+ * instance (`module.shop.data.cloudflare_zone.this.id`); null for anything else.
+ */
+export function zoneLookupOf(zoneId: string): { lookup: string; module: string | null } | null {
+  const m = new RegExp(String.raw`^((?:module\.[\w-]+${KEY}?\.)*)(data\..*)$`).exec(zoneId);
+  if (!m) return null;
+  const root = ROOT_ZONE_LOOKUP.exec(m[2]!);
+  return root ? { lookup: root[1]!, module: m[1] ? m[1].slice(0, -1) : null } : null;
+}
+
+/** A root-module zone lookup's id: an expression the root's own HCL (ruleset.tf, an import id) can use as written. */
+export function isRootZoneLookup(zoneId: string): boolean {
+  return ROOT_ZONE_LOOKUP.test(zoneId);
+}
+
+/**
  * The zone part of an import id: the id itself, or — when only config is known — the expression as a
  * template (`${cloudflare_zone.shop.id}`), which an `import {}` block evaluates at plan time. A domain
- * name is no expression Terraform could evaluate: the id's placeholder stands there.
+ * name, or an expression of a module's inside, is none Terraform could evaluate there: the id's placeholder
+ * stands there.
  */
 export function zoneIdForImport(zoneId: string): string {
   if (isLiteralZoneId(zoneId)) return zoneId;
-  return isZoneDomain(zoneId) ? ZONE_ID_PLACEHOLDER : "${" + zoneId + "}";
+  return isZoneDomain(zoneId) || isModuleInternalExpression(zoneId) ? ZONE_ID_PLACEHOLDER : "${" + zoneId + "}";
 }

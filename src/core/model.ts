@@ -260,6 +260,12 @@ export interface InputError {
   line: number | null;
   column: number | null;
   message: string;
+  /**
+   * The estate instance the input belongs to, when it is one workspace's own (its state file, its
+   * `state pull`): that instance fails, the root's other workspaces do not. Absent: decided by the file.
+   */
+  root?: string;
+  workspace?: string;
 }
 
 export interface ImportEntry {

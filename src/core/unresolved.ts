@@ -48,6 +48,9 @@ export function zoneUnresolved(items: WithUnresolved[]): ZoneUnresolved[] {
 }
 
 const SUPPLY = "supply it with --var-file FILE or --var NAME=VALUE, or pass --state (state values win)";
+/** A data source's result: no variable sets it (resolve.ts's reason for a `data.*` reference). */
+const DATA_SOURCE = /^data\.\S+ is read from the provider when terraform plans/;
+const SUPPLY_DATA = "no --var-file/--var sets what a data source reads: pass --state (`terraform state pull > state.json`; state values win)";
 const BYPASS_ATTRIBUTES = /^(action|products|paused|filter|actions|target|status)/;
 
 /** One VALUE_UNRESOLVED finding per resource and attribute, with its severity (see the header). */
@@ -57,14 +60,14 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
     for (const u of x.unresolved ?? []) {
       const what = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})`;
       // The reason names the root variable to set when it is one; otherwise say how values are supplied.
-      const supply = /--var/.test(u.reason) ? "see above" : SUPPLY;
+      const supply = /--var/.test(u.reason) ? "see above" : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : SUPPLY;
       const zone = u.attribute === "zone_id" || u.attribute === "zone";
       const bypass = !zone && isBypassType(x.ref.type) && BYPASS_ATTRIBUTES.test(u.attribute);
       const message = zone
-        ? `${what}, so the zone it belongs to is not known${supply === SUPPLY ? `; ${supply}` : ""}`
+        ? `${what}, so the zone it belongs to is not known${supply !== "see above" ? `; ${supply}` : ""}`
         : bypass
-          ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply === SUPPLY ? `: ${supply}` : ""}`
-          : `${what}; the generated ruleset has a TODO instead of a value${supply === SUPPLY ? `: ${supply}` : ""}`;
+          ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply !== "see above" ? `: ${supply}` : ""}`
+          : `${what}; the generated ruleset has a TODO instead of a value${supply !== "see above" ? `: ${supply}` : ""}`;
       out.push(
         finding("VALUE_UNRESOLVED", message, { ref: x.ref, zoneId }, { attribute: u.attribute, expression: u.expression, reason: u.reason, ...(bypass ? { possibleBypass: true } : {}) }, "warning"),
       );

@@ -76,11 +76,22 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
 
   // Who owns each state is decided before anything is read, so `ROOT=FILE` and stdin are checked first.
   const args = opts.statePaths.map((a) => parseStateArg(a, (name) => rootNamed(name, allRoots, opts.cwd, base) !== null));
+  const ownerOf = (index: number) => {
+    const arg = args[index]!;
+    const explicit = arg.root !== null ? rootNamed(arg.root, allRoots, opts.cwd, base) : null;
+    const abs = arg.file === "-" ? null : path.resolve(opts.cwd, arg.file);
+    return { arg, abs, owned: stateOwner(arg, abs, allRoots, explicit) };
+  };
+  // An unreadable state is its workspace's error: the root's other workspaces are still reported.
   const read = await readStates(
     args.map((a) => a.file),
     opts.readStdin,
     opts.cwd,
     errors,
+    (index, e) => {
+      const { owned } = ownerOf(index);
+      return owned.ok ? { ...e, root: owned.owner.root.path, workspace: owned.owner.workspace } : e;
+    },
   );
   const byInstance = new Map<EstateRoot, Map<string, { files: string[]; states: StateRead[]; workspaceCertain: boolean }>>();
   /** `certain`: the state says which workspace it is (where the local backend keeps it, or pulled with TF_WORKSPACE). */
@@ -94,10 +105,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
     inst.workspaceCertain &&= certain;
   };
   for (const r of read) {
-    const arg = args[r.index]!;
-    const explicit = arg.root !== null ? rootNamed(arg.root, allRoots, opts.cwd, base) : null;
-    const abs = arg.file === "-" ? null : path.resolve(opts.cwd, arg.file);
-    const owned = stateOwner(arg, abs, allRoots, explicit);
+    const { arg, abs, owned } = ownerOf(r.index);
     if (!owned.ok) {
       errors.push(owned.error);
       continue;

@@ -197,6 +197,7 @@ const NOT_INITIALIZED = [
   /Inconsistent dependency lock file/i,
   /backend.*(has|have) changed/i,
 ];
+const UNREADABLE_STATE = [/Unsupported state file format/i, /state file could not be parsed/i, /Failed to (?:read|load) state.*(?:JSON|parse)/i];
 const LOCKED = [/Error acquiring the state lock/i, /state (is )?locked/i, /ConditionalCheckFailedException/, /Lock Info:/];
 const AUTH = [
   /no valid credential sources/i,
@@ -246,6 +247,11 @@ async function classify(
   if (NOT_INITIALIZED.some((re) => re.test(text)) || (flavor !== "terragrunt" && !(await exists(path.join(root.dir, ".terraform"))) && /init/i.test(text))) {
     return { ...base, kind: "not-initialized", message, fix: `run \`${binCmd("init")}\` (with the backend's credentials), then retry` };
   }
+  // Terraform itself could not parse the workspace's state (truncated, malformed JSON): that state is unreadable.
+  if (workspace && UNREADABLE_STATE.some((re) => re.test(text))) {
+    const source = `TF_WORKSPACE=${workspace} ${binCmd("state pull")}`;
+    return { ...base, kind: "invalid-state", message, fix: `the state itself is damaged (check it with \`${source}\`): restore it from a backup or the backend's versioning` };
+  }
   if (AUTH.some((re) => re.test(text))) {
     return {
       ...base,
@@ -276,7 +282,14 @@ function oneLine(text: string): string {
 export function pullErrorToInputError(e: PullError): InputError {
   const where = e.workspace && e.workspace !== DEFAULT_WORKSPACE ? ` (workspace ${e.workspace})` : "";
   const kind = { "not-initialized": "not initialised", locked: "state locked", auth: "backend credentials", "not-found": "binary not found", "invalid-state": "unreadable state", other: "failed" }[e.kind];
-  return { file: e.root, line: null, column: null, message: `--pull-state${where}: ${kind}: ${e.message}; fix: ${e.fix}` };
+  return {
+    file: e.root,
+    line: null,
+    column: null,
+    message: `--pull-state${where}: ${kind}: ${e.message}; fix: ${e.fix}`,
+    // A workspace's own `state pull` failed: that workspace fails; `workspace list` failing fails the root.
+    ...(e.workspace ? { root: e.root, workspace: e.workspace } : {}),
+  };
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -41,15 +41,22 @@ export interface RunSummaryInput {
 export function buildRunSummary(input: RunSummaryInput): RunSummaryEntry[] {
   const { report, failOn } = input;
   const times = { Started: input.started.toISOString(), Ended: input.ended.toISOString() };
-  const instances = report.roots ?? [{ path: ".", workspace: DEFAULT_WORKSPACE }];
+  const reported = report.roots ?? [{ path: ".", workspace: DEFAULT_WORKSPACE }];
+  // A workspace whose own input could not be read has no instance in the report: it still gets its entry.
+  const failedOnly = report.errors
+    .filter((e): e is InputError & { root: string; workspace: string } => e.root !== undefined && e.workspace !== undefined)
+    .filter((e, i, all) => !reported.some((r) => r.path === e.root && r.workspace === e.workspace) && all.findIndex((o) => o.root === e.root && o.workspace === e.workspace) === i)
+    .map((e) => ({ path: e.root, workspace: e.workspace }));
+  const instances = [...reported, ...failedOnly].sort((a, b) => (a.path === b.path ? workspaceOrder(a.workspace, b.workspace) : a.path < b.path ? -1 : 1));
   const rootPaths = [...new Set(instances.map((i) => i.path))];
-  const errorsOf = attributeErrors(report.errors, rootPaths);
+  const errorsOf = attributeErrors(report.errors.filter((e) => e.workspace === undefined), rootPaths);
   const entries: RunSummaryEntry[] = instances.map((inst) => {
     const findings = report.findings.filter((f) => belongs(f, inst));
     const counts = { error: 0, warning: 0, info: 0 };
     for (const f of findings) counts[f.severity]++;
     const base = { Name: inst.path, Workspace: inst.workspace, ...times };
-    const errors = [...(errorsOf.get(inst.path) ?? []), ...(errorsOf.get(null) ?? [])];
+    const own = report.errors.filter((e) => e.workspace !== undefined && e.root === inst.path && e.workspace === inst.workspace);
+    const errors = [...own, ...(errorsOf.get(inst.path) ?? []), ...(errorsOf.get(null) ?? [])];
     if (errors.length > 0) {
       const e = errors[0]!;
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
@@ -94,6 +101,14 @@ function attributeErrors(errors: InputError[], rootPaths: string[]): Map<string 
     out.set(owner, [...(out.get(owner) ?? []), e]);
   }
   return out;
+}
+
+/** `default` first, then by name (as the report lists a root's workspaces). */
+function workspaceOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === DEFAULT_WORKSPACE) return -1;
+  if (b === DEFAULT_WORKSPACE) return 1;
+  return a < b ? -1 : 1;
 }
 
 function codes(findings: Finding[]): string {

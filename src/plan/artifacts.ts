@@ -3,7 +3,7 @@
 import { access, chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
-import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
+import { isLiteralZoneId, isModuleInternalExpression, isRootZoneLookup, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
 import { buildPlanSteps } from "./steps.js";
@@ -259,6 +259,8 @@ function zoneIdExpression(z: ZoneAnalysis): { text: string; placeholder: boolean
   if (zr?.ref.inConfig && !zr.ref.configAddress.startsWith("module.")) return { text: `${zr.ref.address}.id`, placeholder: false };
   if (isLiteralZoneId(z.zone.zoneId)) return { text: JSON.stringify(z.zone.zoneId), placeholder: false };
   if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
+  // The root's own lookup (data.cloudflare_zone.this.id): the ruleset reads the zone id the way the legacy resources did.
+  if (isRootZoneLookup(z.zone.zoneId)) return { text: z.zone.zoneId, placeholder: false };
   return { text: JSON.stringify("<ZONE_ID>"), placeholder: true };
 }
 
@@ -273,12 +275,12 @@ function importsFile(zones: ZoneAnalysis[], expressions: boolean): string {
       // evaluate; anything else (a module's var.zone_id) means nothing at the root: a placeholder to fill in.
       const zoneId = z.zone.zoneId;
       if (isLiteralZoneId(zoneId)) parts.push(emitImportBlock(i.to, i.id));
-      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId)) {
+      else if (/^cloudflare_zone\.[\w-]+(\["[^"\\]*"\])?\.id$/.test(zoneId) || isRootZoneLookup(zoneId)) {
         if (expressions) parts.push(emitImportBlock(i.to, i.id, { interpolate: zoneId }));
         // Terraform 1.5 refuses any reference in an import id ("must be a string"): a literal to fill in.
         else parts.push(`# required_version admits Terraform 1.5, whose import id must be a literal string (references need 1.6): put the id of ${zoneId} here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
       }
-      else parts.push(`# ${zoneId} is only known inside its module: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
+      else parts.push(`# ${zoneId} ${isModuleInternalExpression(zoneId) ? "is only known inside its module" : "is not known offline"}: put the zone id here.\n` + emitImportBlock(i.to, i.id.replace("${" + zoneId + "}", "<ZONE_ID>")));
     }
   }
   return parts.join("\n");

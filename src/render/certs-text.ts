@@ -43,7 +43,10 @@ export interface CertFixEntry {
   to: string | null;
   /** Applying the edit makes terraform plan replace the resource (certificate packs). */
   forcesReplacement: boolean;
-  /** patched: in the patch; unchanged: already the target; skipped: not valid for the provider; refused: the editor refused. */
+  /**
+   * patched: in the patch; unchanged: already the target; skipped: not valid for the provider; refused: the
+   * editor refused, or the CA is an expression that is (or may be) Let's Encrypt (`reason` says which).
+   */
   status: CertFixStatus;
   note: string;
   /** Why the edit was skipped or refused. */

@@ -335,6 +335,42 @@ describe("certs --fix", () => {
     expect(patch.match(/^\+ /gm)).toHaveLength(1);
   });
 
+  it("a Let's Encrypt pack whose certificate_authority is an expression is listed as refused with the reason, never edited", async () => {
+    const dir = tempCopy(path.join(ROOT, "testdata/certificates-ca-expression"));
+    const run = async (extra: string[]) => {
+      const r = await certs([dir, "--format", "json", "--fix", "--to", "google", "--patch-file", path.join(dir, "ca.patch"), "--force", "--quiet", ...extra]);
+      expect(r.exitCode).toBe(0);
+      const edits = JSON.parse(r.stdout).certs.fix.edits as { address: string; status: string; from: string; reason: string | null }[];
+      return { edits, patch: readFileSync(path.join(dir, "ca.patch"), "utf8") };
+    };
+    // No tfvars: the CA is not known offline, so the packs may be Let's Encrypt.
+    const unknown = await run([]);
+    expect(unknown.edits.map((e) => [e.address, e.status, e.from])).toEqual([
+      ["cloudflare_certificate_pack.shop", "refused", "${var.certificate_authority}"],
+      ["cloudflare_certificate_pack.blog", "refused", "${local.blog_ca}"],
+      ["cloudflare_certificate_pack.api", "patched", "lets_encrypt"],
+    ]);
+    expect(unknown.edits[0]!.reason).toMatch(/^certificate_authority is the expression `var\.certificate_authority`, not known offline, so it may be Let's Encrypt: not edited; give its value with --var-file\/--var or pass --state/);
+    expect(unknown.edits[1]!.reason).toContain("`local.blog_ca`, not known offline");
+    // The patch holds the literal's edit only, and says why the others are not in it.
+    expect(unknown.patch.match(/^\+ /gm)).toEqual(['+ ']);
+    expect(unknown.patch).toContain('+  certificate_authority = "google"');
+    expect(unknown.patch).toContain('cloudflare_certificate_pack.shop (main.tf:20): certificate_authority "${var.certificate_authority}" -> "google" [REFUSED, not in this patch]');
+
+    // The environment's tfvars say lets_encrypt: still refused (the value is set in the tfvars), with that reason.
+    const le = await run(["--var-file", path.join(dir, "env/prod.tfvars")]);
+    expect(le.edits.map((e) => [e.address, e.status])).toEqual([
+      ["cloudflare_certificate_pack.shop", "refused"],
+      ["cloudflare_certificate_pack.blog", "refused"],
+      ["cloudflare_certificate_pack.api", "patched"],
+    ]);
+    expect(le.edits[0]!.reason).toMatch(/which is "lets_encrypt": the patch edits only a literal "lets_encrypt"; change it where the value is set/);
+
+    // Known to be another CA: nothing to switch, not listed.
+    const google = await run(["--var-file", path.join(dir, "env/staging.tfvars")]);
+    expect(google.edits.map((e) => [e.address, e.status])).toEqual([["cloudflare_certificate_pack.api", "patched"]]);
+  });
+
   it("an edit the editor refuses (.tf.json) is reported, and no patch is written", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "cfwm-certs-json-"));
     writeFileSync(

@@ -66,6 +66,35 @@ describe("--pull-state (built CLI, real terraform)", () => {
   }, 120_000);
 });
 
+describe("one workspace's state unreadable (built CLI)", () => {
+  it("fails that workspace alone: a positioned error for it, the root's other workspaces reported, exit 2, its own summary entry", async () => {
+    const broken = tempDir("cfwm-estate-truncated-");
+    cpSync(dir, broken, { recursive: true });
+    const us = "live/staging/terraform.tfstate.d/us/terraform.tfstate";
+    const text = readFileSync(path.join(broken, us), "utf8");
+    writeFileSync(path.join(broken, us), text.slice(0, Math.floor(text.length / 2))); // truncated mid-write
+    const [files, pulled] = await Promise.all([
+      json(["scan", ".", ...stateArgs, "--summary-file", "summary-files.json"], broken),
+      json(["scan", ".", "--pull-state", "--terraform-bin", TERRAFORM, "--summary-file", "summary-pulled.json"], broken),
+    ]);
+    for (const [run, summaryFile] of [[files, "summary-files.json"], [pulled, "summary-pulled.json"]] as const) {
+      expect(run.exitCode).toBe(2);
+      expect(run.report.errors).toHaveLength(1);
+      expect(run.report.errors[0]).toMatchObject({ root: "live/staging", workspace: "us" });
+      expect(run.report.roots!.map((r) => `${r.path}:${r.workspace}`)).toContain("live/staging:eu");
+      const summary = JSON.parse(readFileSync(path.join(broken, summaryFile), "utf8")) as { Name: string; Workspace: string; Result: string; Cause?: string }[];
+      expect(summary.filter((e) => e.Result === "failed").map((e) => `${e.Name}:${e.Workspace}`)).toEqual(["live/staging:us"]);
+      expect(summary.find((e) => e.Workspace === "eu")).toMatchObject({ Name: "live/staging", Result: "succeeded" });
+    }
+    // --state: the error is where the file breaks.
+    expect(files.report.errors[0]).toMatchObject({ file: us });
+    expect(files.report.errors[0]!.line).not.toBeNull();
+    expect(files.stderr).toContain(`cf-waf-migrate: error: ${us}:`);
+    // terraform's own words for the damaged state, not a warning it printed first (a CLI configuration warning was).
+    expect(pulled.report.errors[0]!.message).toMatch(/^--pull-state \(workspace us\): unreadable state: .*Unsupported state file format.*; fix: the state itself is damaged/);
+  }, 120_000);
+});
+
 describe("--shard K/N and merge (built CLI)", () => {
   it("N shard runs joined by merge give the unsharded report; each shard lists the others' roots as excluded", async () => {
     // A split where the zone shared by live/prod and live/edge stays in one shard (merge refuses otherwise).

@@ -158,7 +158,8 @@ describe("bad input gets a clear answer, never a crash", () => {
     const report = JSON.parse(r.stdout);
     expect(report.errors).toEqual([
       { file: "does/not/exist", line: null, column: null, message: "cannot read: no such file or directory" },
-      { file: "nope.tfstate", line: null, column: null, message: "cannot read: no such file or directory" },
+      // The state is the default workspace's own input: that instance fails, not every one of the root.
+      { file: "nope.tfstate", line: null, column: null, message: "cannot read: no such file or directory", root: ".", workspace: "default" },
     ]);
   });
 
@@ -221,6 +222,42 @@ describe("a zone named only by its domain (no cloudflare_zone), config only", ()
     expect(hint.message).toContain("GET /zones?name=example.com");
     expect(hint.message).not.toContain("expression");
     expect(hint.message).not.toContain("--var-file");
+  });
+});
+
+describe("zones looked up at the root by a data source (name = …, filter { name = … }, cloudflare_zones)", () => {
+  it("the hints say a data source reads the id (no --var sets it: state or the API), and the root's HCL uses the lookup as written", async () => {
+    const dir = path.join(TESTDATA, "zone-lookup-root");
+    const r = await runCli(["scan", dir, "--format", "json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.zones.map((z: { zoneId: string }) => z.zoneId)).toEqual([
+      "data.cloudflare_zone.blog.zone_id",
+      "data.cloudflare_zone.this.id",
+      "data.cloudflare_zones.shop.zones[0].id",
+    ]);
+    const of = (code: string, zoneId: string) => report.findings.find((f: { code: string; zoneId: string }) => f.code === code && f.zoneId === zoneId);
+    for (const zoneId of ["data.cloudflare_zone.this.id", "data.cloudflare_zone.blog.zone_id", "data.cloudflare_zones.shop.zones[0].id"]) {
+      const hint = of("RULESET_ID_UNKNOWN", zoneId).message as string;
+      expect(hint).toContain(`the zone id is looked up by ${zoneId.replace(/\.(?:id|zone_id|zones\[0\]\.id)$/, "")} (\`${zoneId}\`) when terraform plans`);
+      expect(hint).toContain("no --var-file/--var sets it");
+      expect(hint).toContain("--state");
+      expect(hint).not.toContain("set what it depends on");
+      const unknown = of("VALUE_UNRESOLVED", zoneId).message as string;
+      expect(unknown).toContain("is read from the provider when terraform plans");
+      expect(unknown).toContain("no --var-file/--var sets what a data source reads: pass --state");
+      expect(unknown).not.toContain("supply it with --var-file");
+    }
+
+    const out = mkdtempSync(path.join(os.tmpdir(), "zone-lookup-"));
+    const plan = await runCli(["plan", dir, "--out-dir", out, "--format", "json"]);
+    expect(plan.exitCode).toBe(0);
+    // required_version >= 1.6: the import id evaluates the lookup; the ruleset reads the zone id the same way.
+    expect(readFileSync(path.join(out, "imports.tf"), "utf8")).toContain('id = "zone/${data.cloudflare_zone.this.id}/<RULESET_ID>"');
+    const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
+    expect(ruleset).toContain("zone_id     = data.cloudflare_zone.this.id\n");
+    expect(ruleset).toContain("zone_id     = data.cloudflare_zones.shop.zones[0].id\n");
+    expect(ruleset).not.toContain("<ZONE_ID>");
   });
 });
 

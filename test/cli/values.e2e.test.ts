@@ -226,6 +226,66 @@ describe("count chosen by the environment's tfvars (count = local.staging_only[v
   });
 });
 
+describe("for_each over a map known to be empty (for_each = {}, a tfvars value {})", () => {
+  const tree = "testdata/values-empty-for-each";
+  it("makes no instance: nothing is VALUE_UNRESOLVED, and the legacy blocks (the module's too) are listed, of no zone", async () => {
+    const { report, exitCode } = await json(["scan", tree, "--var-file", `${tree}/env/none.tfvars`]);
+    expect(exitCode).toBe(0);
+    expect(report.zones).toEqual([]);
+    expect(unresolved(report)).toEqual([]);
+    // The module has no instance at all: its block is still there to delete, not skipped silently.
+    expect(report.findings.map((f) => [f.code, f.address, (f as { zoneId?: string | null }).zoneId])).toEqual([
+      ["LEGACY_WAF_RESOURCE", "cloudflare_waf_rule.extra", null],
+      ["LEGACY_WAF_RESOURCE", "module.waf.cloudflare_waf_package.owasp", null],
+    ]);
+  });
+
+  it("with one zone in the tfvars, that zone's instance is migrated and the empty literal still makes none", async () => {
+    const { report } = await json(["scan", tree, "--var-file", `${tree}/env/shop.tfvars`]);
+    expect(report.zones.map((z) => [z.zoneId, z.stateRemovals])).toEqual([["0da42c8d2132a9ddaf714f9e7c920711", ['module.waf["shop"].cloudflare_waf_package.owasp']]]);
+    expect(unresolved(report)).toEqual([]);
+  });
+});
+
+describe("zone expressions local to a module: two instances are one zone only when the root writes the same text", () => {
+  it("a lookup inside the module, each.value of a for_each over objects: one zone per instance, VALUE_UNRESOLVED, no default", async () => {
+    const { report, exitCode } = await json(["scan", "testdata/zones-from-module-lookup"]);
+    expect(exitCode).toBe(0);
+    const lookup = (m: string) => `${m}.data.cloudflare_zone.this.id`;
+    expect(report.zones.map((z) => [z.zoneId, z.stateRemovals])).toEqual([
+      ['local.regions["eu"].zone_id', ['cloudflare_waf_rule.sqli["eu"]', 'module.region["eu"].cloudflare_waf_group.xss']],
+      ['local.regions["us"].zone_id', ['cloudflare_waf_rule.sqli["us"]', 'module.region["us"].cloudflare_waf_group.xss']],
+      [lookup("module.blog"), ["module.blog.cloudflare_waf_package.owasp"]],
+      [lookup("module.shop"), ["module.shop.cloudflare_waf_package.owasp"]],
+      [lookup('module.site["api"]'), ['module.site["api"].cloudflare_waf_package.owasp']],
+      [lookup('module.site["docs"]'), ['module.site["docs"].cloudflare_waf_package.owasp']],
+      // The same caller expression in two calls: the same zone.
+      ["var.main_zone_id", ["module.xss_app.cloudflare_waf_group.xss", "module.xss_www.cloudflare_waf_group.xss"]],
+    ]);
+    // Every instance's zone id is reported unknown, none defaulted.
+    const zoneUnknown = unresolved(report).filter((f) => f.details?.attribute === "zone_id").map((f) => f.address).sort();
+    expect(zoneUnknown).toHaveLength(10);
+    // An expression of a module's inside is nothing an import {} block at the root could evaluate.
+    const shop = report.zones.find((z) => z.zoneId === lookup("module.shop")) as Zone & { imports: { id: string }[] };
+    expect(shop.imports.map((i) => i.id)).toEqual(["zone/<ZONE_ID>/<RULESET_ID>"]);
+  });
+});
+
+describe("for_each whose keys are unknown offline: each.value of different maps is never one zone", () => {
+  it("module calls and resources over var.shops and var.blogs give two zones, each for_each's collection at each.key", async () => {
+    const { report } = await json(["scan", "testdata/zones-unknown-keys"]);
+    expect(report.zones.map((z) => z.zoneId)).toEqual(["var.blogs[each.key]", "var.shops[each.key]"]);
+    const resources = (report as unknown as { resources: { address: string; zoneId: string }[] }).resources;
+    expect(Object.fromEntries(resources.map((r) => [r.address, r.zoneId]))).toEqual({
+      "cloudflare_waf_rule.a": "var.shops[each.key]",
+      "cloudflare_waf_rule.b": "var.blogs[each.key]",
+      "module.blog.cloudflare_waf_package.owasp": "var.blogs[each.key]",
+      "module.shop.cloudflare_waf_package.owasp": "var.shops[each.key]",
+    });
+    expect(unresolved(report).filter((f) => f.details?.attribute === "zone_id")).toHaveLength(4);
+  });
+});
+
 describe("zone ids looked up by data sources, per module instance and per count index", () => {
   it("each instance is its own zone, named by the lookup it uses (not one zone `var.zone_id` with two packages)", async () => {
     const { report, exitCode } = await json(["scan", "testdata/zones-from-data-source"]);

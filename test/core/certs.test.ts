@@ -587,7 +587,7 @@ describe("planCertificateFixes", () => {
     expect(planCertificateFixes(v5, "ssl_com").find((e) => e.kind === "custom_hostname")!.valid).toBe(true);
   });
 
-  it("leaves expressions, other CAs and state-only resources alone; one edit per block across instances", () => {
+  it("leaves other CAs and state-only resources alone, refuses an expression that may be Let's Encrypt; one edit per block across instances", () => {
     const ref = (address: string, over: Partial<Certificate["ref"]> = {}) => ({
       address,
       configAddress: address.replace(/\[.*\]$/, ""),
@@ -609,8 +609,12 @@ describe("planCertificateFixes", () => {
       cert("universal"),
     ];
     const edits = planCertificateFixes(certs, "google", { providerMajor: 5 });
-    expect(edits).toHaveLength(1);
+    expect(edits).toHaveLength(2);
     expect(edits[0]).toMatchObject({ address: "cloudflare_custom_hostname.t", line: 10 });
+    expect(edits[0]!.refusal).toBeUndefined();
+    // `${var.ca}`, not known offline: listed with the reason it is not edited, never patched.
+    expect(edits[1]).toMatchObject({ address: "cloudflare_custom_hostname.v", line: 20, from: "${var.ca}" });
+    expect(edits[1]!.refusal).toMatch(/^certificate_authority is the expression `var\.ca`, not known offline, so it may be Let's Encrypt: not edited/);
     expect(edits[0]!.commands).toEqual([
       `cf-waf-migrate api custom-hostname-ca --zone ${SAAS} --hostname-id 11111111111111111111111111111111 --ca google`,
       `cf-waf-migrate api custom-hostname-ca --zone ${SAAS} --hostname-id 22222222222222222222222222222222 --ca google`,

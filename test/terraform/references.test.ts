@@ -1,7 +1,7 @@
 // The removal closure on realistic trees: what step 6 removes besides the legacy blocks, which references
 // are LEGACY_REFERENCE findings, and that the edited tree has no dangling reference left.
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { undeclaredReferences } from "../../src/core/references/closure.js";
@@ -204,6 +204,103 @@ describe("blocks that only refer", () => {
       '15 check "waf" (main.tf:13) assert',
       "21 import (main.tf:20) to",
     ]);
+  });
+});
+
+describe("an import {} of a legacy resource", () => {
+  it("says it is an import that cannot work after the migration and to delete the block, not '(argument to) refers to'", async () => {
+    const dir = tempDir("cfwm-refs-import-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      [
+        'resource "cloudflare_waf_override" "admin" {',
+        '  zone_id = "3f1bc18efe333337886cd2d0f6fa0000"',
+        '  urls    = ["example.com/admin/*"]',
+        '  rules = {',
+        '    "100015" = "disable"',
+        "  }",
+        "}",
+        "",
+        "import {",
+        "  to = cloudflare_waf_override.admin",
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/de677e5818985db1285d0e80225f06e5"',
+        "}",
+        "",
+        'resource "cloudflare_waf_package" "owasp" {',
+        '  zone_id     = "3f1bc18efe333337886cd2d0f6fa0000"',
+        '  package_id  = "c504870194831cd12c3fc0284f294abb"',
+        '  sensitivity = "low"',
+        '  action_mode = "block"',
+        "}",
+        "",
+        "import {",
+        "  to = cloudflare_waf_package.owasp",
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/c504870194831cd12c3fc0284f294abb"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { set } = await removalFor(dir);
+    const messages = set.findings.map((f) => `${f.code} ${f.line}: ${f.message}`);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^LEGACY_REFERENCE 10: the import block at main\.tf:9 imports cloudflare_waf_override\.admin, a legacy WAF resource: after the migration that import can no longer work \(step 0 deletes the URI-based override, /);
+    expect(messages[1]).toMatch(/^LEGACY_REFERENCE 22: the import block at main\.tf:21 imports cloudflare_waf_package\.owasp, a legacy WAF resource: after the migration that import can no longer work \(step 6 deletes the legacy WAF blocks, /);
+    for (const m of messages) {
+      expect(m).toContain("delete the import block");
+      expect(m).toContain("importing the zone's cloudflare_ruleset (step 3)");
+      expect(m).not.toContain("(argument to)");
+    }
+  });
+});
+
+describe("an import {} of a legacy resource inside a module", () => {
+  it("to = module.waf.cloudflare_waf_package.owasp is judged in the module the call reads: a LEGACY_REFERENCE at `to`", async () => {
+    const dir = tempDir("cfwm-refs-import-module-");
+    mkdirSync(path.join(dir, "modules/waf"), { recursive: true });
+    writeFileSync(
+      path.join(dir, "modules/waf/main.tf"),
+      [
+        'variable "zone_id" {',
+        "  type = string",
+        "}",
+        "",
+        'resource "cloudflare_waf_package" "owasp" {',
+        "  zone_id     = var.zone_id",
+        '  package_id  = "c504870194831cd12c3fc0284f294abb"',
+        '  sensitivity = "low"',
+        '  action_mode = "block"',
+        "}",
+        "",
+        'resource "cloudflare_filter" "health" {',
+        "  zone_id    = var.zone_id",
+        '  expression = "true"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      [
+        'module "waf" {',
+        '  source  = "./modules/waf"',
+        '  zone_id = "3f1bc18efe333337886cd2d0f6fa0000"',
+        "}",
+        "",
+        "import {",
+        '  to = module.waf.cloudflare_waf_package.owasp',
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/c504870194831cd12c3fc0284f294abb"',
+        "}",
+        "",
+        "import {",
+        '  to = module.waf.cloudflare_filter.health',
+        '  id = "3f1bc18efe333337886cd2d0f6fa0000/0123"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { set } = await removalFor(dir);
+    expect(set.findings.map((f) => `${f.code} ${f.file}:${f.line} ${String(f.details?.referenced)}`)).toEqual(["LEGACY_REFERENCE main.tf:7 module.waf.cloudflare_waf_package.owasp"]);
+    expect(set.findings[0]!.message).toMatch(/^the import block at main\.tf:6 imports module\.waf\.cloudflare_waf_package\.owasp, a legacy WAF resource: after the migration that import can no longer work/);
   });
 });
 

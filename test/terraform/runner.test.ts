@@ -16,6 +16,7 @@ import {
   TerraformNotFoundError,
   type TerraformCli,
 } from "../../src/terraform/runner/index.js";
+import { summarize } from "../../src/terraform/runner/errors.js";
 
 const FAKE = fileURLToPath(new URL("../support/fake-terraform.mjs", import.meta.url));
 
@@ -470,5 +471,31 @@ describe("the fake itself", () => {
   it("FAKE_TF_STATE points at another state file", async () => {
     writeFileSync(join(dir, "other.tfstate"), JSON.stringify({ ...generatedState(), resources: [] }));
     expect(await stateList(fake({ FAKE_TF_STATE: "other.tfstate" }))).toEqual([]);
+  });
+});
+
+describe("summarize", () => {
+  it("a warning printed before the error (CLI configuration, provider overrides) is never the summary", () => {
+    // terraform 1.11 `state pull` of a truncated local state with TF_CLI_CONFIG_FILE naming a missing file.
+    const stderr = [
+      "There are some problems with the CLI configuration:",
+      "╷",
+      "│ Warning: Unable to open CLI configuration file",
+      "│",
+      '│ The CLI configuration file at "/root/.terraformrc" does not exist.',
+      "╵",
+      "",
+      "Failed to refresh state: 2 problems:",
+      "",
+      "- Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 200.",
+      "- Unsupported state file format: The state file does not have a \"version\" attribute, which is required to identify the format version.",
+      "",
+    ].join("\n");
+    expect(summarize(stderr)).toBe(
+      'Failed to refresh state: 2 problems: - Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 200. - Unsupported state file format: The state file does not have a "version" attribute, which is required to identify the format version.',
+    );
+    // An Error: diagnostic still wins; a plain first line is still the answer.
+    expect(summarize("╷\n│ Warning: Provider development overrides are in effect\n╵\n╷\n│ Error: Backend initialization required\n│\n│ Run terraform init.\n╵\n")).toBe("Error: Backend initialization required (Run terraform init.)");
+    expect(summarize("something went wrong\n")).toBe("something went wrong");
   });
 });

@@ -37,6 +37,12 @@ export interface GraphItem {
   /** A legacy block: removed whatever refers to it. */
   legacy: boolean;
   uses: ReferenceUse[];
+  /**
+   * An `import {}` whose `to` is a resource inside a module (`module.waf.cloudflare_waf_package.p`): the
+   * module call names down to it, the resource's key there, and the line of `to`. A reference to a module
+   * output has no such form, so it is judged here rather than as a use.
+   */
+  importsInto?: { modules: string[]; key: string; written: string; line: number };
 }
 
 export interface ModuleGraph {
@@ -132,6 +138,19 @@ export function removalClosure(graphs: readonly ModuleGraph[]): RemovalClosure {
       for (const use of item.uses) {
         if (status(g.id, use.ref) === "removed") dangling.push({ module: g.id, modulePath: g.modulePath, item, use, referenced: referenceKey(use.ref) });
       }
+    }
+  }
+  // An import into a module's resource that goes: after step 6 its target no longer exists.
+  for (const g of graphs) {
+    for (const item of g.items) {
+      const into = item.importsInto;
+      if (!into) continue;
+      let module: string | null | undefined = g.id;
+      for (const name of into.modules) module = module === null || module === undefined ? module : byId.get(module)?.calls[name];
+      if (typeof module !== "string" || !removed.has(id(module, into.key))) continue;
+      const dot = into.key.indexOf(".");
+      const ref: Reference = { kind: "resource", type: into.key.slice(0, dot), name: into.key.slice(dot + 1) };
+      dangling.push({ module: g.id, modulePath: g.modulePath, item, use: { ref, file: item.file, line: into.line, argument: "to" }, referenced: into.written });
     }
   }
   return { removed: [...removed.values()], dangling };

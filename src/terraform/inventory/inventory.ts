@@ -145,10 +145,33 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
   if (out.length === 0 && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) {
     const mi = instances[0];
     if (mi) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
+    // A module called with for_each = {} / count = 0: no instance to evaluate the block in, but it is still there.
+    else out.push(withoutInstance(entry));
   }
   return out;
 }
 
+/** A legacy block of a module that has no instance at all: listed, with nothing evaluated and no zone. */
+function withoutInstance(entry: ConfigEntry): InventoryResource {
+  const r = entry.resource;
+  return {
+    address: entry.configAddress,
+    configAddress: entry.configAddress,
+    type: r.type,
+    name: r.name,
+    module: entry.node.path,
+    file: r.file,
+    line: r.line,
+    zoneId: null,
+    zoneIdExpression: zoneExpressionOf(r.body),
+    inConfig: true,
+    inState: false,
+    mayHaveNoInstances: true,
+    noInstances: true,
+    attributes: {},
+    configAttributes: r.body,
+  };
+}
 
 function stateZoneId(inst: StateInstance): string | null {
   // A zone's own id is its zone id; everything else carries zone_id.
@@ -206,5 +229,5 @@ function configZoneId(entry: ConfigEntry, ctx: EvaluationContext, zones: ZoneLoo
     if (resolved) return "literal" in resolved ? resolved.literal : zoneOfReference(resolved.reference, zones);
   }
   // Only for a config instance (`at` given): a state instance has no binding to write the expression with.
-  return unresolvedZoneExpression(v, at, binding);
+  return unresolvedZoneExpression(v, at, binding, body.for_each);
 }

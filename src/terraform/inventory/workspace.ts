@@ -99,7 +99,14 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
  * Reads every `--state` (standard input at most once), in order. What cannot be read is an input error;
  * the rest is returned with the argument (and its position) it came from.
  */
-export async function readStates(statePaths: string[], readStdin: () => Promise<Buffer>, cwd: string, errors: InputError[]): Promise<{ index: number; path: string; state: StateRead }[]> {
+export async function readStates(
+  statePaths: string[],
+  readStdin: () => Promise<Buffer>,
+  cwd: string,
+  errors: InputError[],
+  /** Adds what the caller knows of the argument's owner (its root and workspace) to an error reading it. */
+  owner: (index: number, e: InputError) => InputError = (_i, e) => e,
+): Promise<{ index: number; path: string; state: StateRead }[]> {
   const out: { index: number; path: string; state: StateRead }[] = [];
   let stdinUsed = false;
   for (const [index, p] of statePaths.entries()) {
@@ -113,7 +120,7 @@ export async function readStates(statePaths: string[], readStdin: () => Promise<
     // A big (streamed) state keeps only the resource types the tool reads: the rest is not even parsed.
     const outcome = await readStateSource(p, readStdin, cwd, { keepWhenStreaming: isRelevant });
     if (outcome.ok) out.push({ index, path: p, state: outcome.state });
-    else errors.push(outcome.error);
+    else errors.push(owner(index, outcome.error));
   }
   return out;
 }

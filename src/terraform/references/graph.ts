@@ -129,7 +129,10 @@ export function itemsOf(parsed: ParsedFile, text: string, isLegacy: (mode: "mana
   }
   list(body.import).forEach((b, i) => {
     const at = locate.block("import", [], i);
-    items.push(item("other", `import (${parsed.file}:${at.line})`, parsed.file, at, false, argumentUses(b, "import", parsed.file, at, locate, json)));
+    const it = item("other", `import (${parsed.file}:${at.line})`, parsed.file, at, false, argumentUses(b, "import", parsed.file, at, locate, json));
+    const into = importIntoModule(entries(b).find(([k]) => k === "to")?.[1]);
+    if (into) it.importsInto = { ...into, line: locate.attribute(at, "to").line };
+    items.push(it);
   });
   list(body.locals).forEach((b, i) => {
     const at = locate.block("locals", [], i);
@@ -140,6 +143,17 @@ export function itemsOf(parsed: ParsedFile, text: string, isLegacy: (mode: "mana
     }
   });
   return items;
+}
+
+/** `to = module.waf["a"].cloudflare_waf_package.p[0]` → the module calls (`waf`), `cloudflare_waf_package.p` and the address without keys. */
+function importIntoModule(to: unknown): { modules: string[]; key: string; written: string } | null {
+  if (typeof to !== "string") return null;
+  const text = /^\$\{([\s\S]*)\}$/.exec(to.trim())?.[1]?.trim() ?? to.trim();
+  const m = /^((?:module\.[\w-]+(?:\[[^\]]*\])?\.)+)([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)(?:\[[^\]]*\])?$/.exec(text);
+  if (!m || m[2] === "data") return null;
+  const modules = [...m[1]!.matchAll(/module\.([\w-]+)/g)].map((x) => x[1]!);
+  const key = `${m[2]}.${m[3]}`;
+  return { modules, key, written: `${modules.map((n) => `module.${n}`).join(".")}.${key}` };
 }
 
 function item(kind: ItemKind, key: string, file: string, at: Span, legacy: boolean, uses: ReferenceUse[]): GraphItem {

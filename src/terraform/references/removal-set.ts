@@ -145,7 +145,13 @@ export function describeItem(item: GraphItem): string {
   }
 }
 
+/** The `to` of an `import {}` block: it imports the legacy resource itself. */
+function isImportOfLegacy(d: DanglingReference): boolean {
+  return d.item.kind === "other" && d.item.key.startsWith("import (") && d.use.argument === "to";
+}
+
 function referenceFinding(d: DanglingReference): Finding {
+  if (isImportOfLegacy(d)) return importFinding(d);
   const where = d.item.kind === "local" || d.item.kind === "output" ? describeItem(d.item) : `${describeItem(d.item)} (argument ${d.use.argument})`;
   const inModule = d.modulePath ? ` in ${d.modulePath}` : "";
   const referenced = d.modulePath ? `${d.modulePath}.${d.referenced}` : d.referenced;
@@ -157,6 +163,23 @@ function referenceFinding(d: DanglingReference): Finding {
   );
   // `address` is a state address by contract; the referrer is a configuration block (details.referrer).
   return f;
+}
+
+/**
+ * An `import { to = cloudflare_waf_override.x }`: not a value that would dangle but an import of a legacy
+ * resource, which cannot work after the migration; the block has to go before the legacy blocks do.
+ */
+function importFinding(d: DanglingReference): Finding {
+  const inModule = d.modulePath ? ` in ${d.modulePath}` : "";
+  const referenced = d.modulePath ? `${d.modulePath}.${d.referenced}` : d.referenced;
+  const override = d.use.ref.kind === "resource" && d.use.ref.type === URI_OVERRIDE_TYPE;
+  const deleted = override ? "step 0 deletes the URI-based override" : "step 6 deletes the legacy WAF blocks";
+  return finding(
+    "LEGACY_REFERENCE",
+    `the import block at ${d.item.file}:${d.item.line}${inModule} imports ${d.referenced}, a legacy WAF resource: after the migration that import can no longer work (${deleted}, the previous WAF's API is retired, and provider 4 and later have no cloudflare_waf_* types): delete the import block; the new WAF is brought under Terraform by importing the zone's cloudflare_ruleset (step 3)`,
+    { file: d.use.file, line: d.use.line, zoneId: null },
+    { referenced, written: d.referenced, referrer: d.item.key, argument: d.use.argument, module: d.modulePath },
+  );
 }
 
 /** One line for the plan: `modules/waf/outputs.tf:3: output "waf_package" (only exposes cloudflare_waf_package.package)`. */

@@ -51,7 +51,11 @@ export class TerraformOutputError extends TerraformError {
   }
 }
 
-/** The first diagnostic (`Error: …` plus its detail paragraph) or else the first non-empty line. */
+/**
+ * The first diagnostic (`Error: …` plus its detail paragraph) or else the first paragraph that is not a
+ * warning (with the paragraph after it when it ends with `:`, as `Failed to refresh state: 2 problems:` does).
+ * Warnings are never the summary: a CLI configuration warning printed before the error used to be.
+ */
 export function summarize(stderr: string, stdout = ""): string {
   const text = stderr.trim() !== "" ? stderr : stdout;
   const lines = text.split(/\r?\n/).map((l) => l.replace(/^[│╷╵]\s?/, "").trimEnd());
@@ -64,6 +68,41 @@ export function summarize(stderr: string, stdout = ""): string {
     for (; i < lines.length && lines[i] !== ""; i++) detail.push(lines[i]!.trim());
     return detail.length > 0 ? `${summary} (${detail.join(" ")})` : summary;
   }
-  const first = lines.find((l) => l.trim() !== "");
-  return first?.trim() ?? "no output";
+  const paragraphs = withoutWarnings(text);
+  const first = paragraphs[0];
+  if (first === undefined) return lines.find((l) => l.trim() !== "")?.trim() ?? "no output";
+  const next = paragraphs[1];
+  return first.endsWith(":") && next !== undefined ? `${first} ${next}` : first;
+}
+
+/** Paragraphs (one line each) outside `Warning:` diagnostic boxes and the CLI configuration preamble. */
+function withoutWarnings(text: string): string[] {
+  const out: string[] = [];
+  let box: string[] | null = null;
+  let paragraph: string[] = [];
+  const flush = () => {
+    const p = paragraph.join(" ").trim();
+    if (p !== "" && !/^There are some problems with the CLI configuration:$/.test(p)) out.push(p);
+    paragraph = [];
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (line.startsWith("╷")) {
+      flush();
+      box = [];
+      continue;
+    }
+    if (box !== null) {
+      if (line.startsWith("╵")) {
+        const body = box.map((l) => l.replace(/^│\s?/, "")).filter((l) => l.trim() !== "");
+        if (body.length > 0 && !body[0]!.startsWith("Warning:")) out.push(body.join(" "));
+        box = null;
+      } else box.push(line);
+      continue;
+    }
+    if (line.trim() === "") flush();
+    else paragraph.push(line.trim());
+  }
+  flush();
+  return out;
 }

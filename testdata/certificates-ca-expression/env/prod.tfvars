@@ -1,0 +1,1 @@
+certificate_authority = "lets_encrypt"
