@@ -241,6 +241,16 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
           { ref, zoneId },
         ),
       );
+    } else if (ref.inState && ref.inConfig && ref.unconfigured) {
+      // The block is still there, so config and state join on the resource; this instance is not configured.
+      findings.push(
+        finding(
+          "STATE_CONFIG_DRIFT",
+          `${ref.address} is in state but its block no longer configures that instance (${ref.unconfigured}): \`terraform plan\` would destroy it, which resets that live WAF setting instead of deleting anything; do not apply, remove it from state (step 5) before its block goes`,
+          { ref, zoneId },
+          { instance: ref.address, terraformWould: "destroy", reason: ref.unconfigured },
+        ),
+      );
     }
   }
   for (const o of live.overrides) {

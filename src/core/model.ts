@@ -61,6 +61,11 @@ export interface InventoryResource {
   references?: Record<string, string>;
   /** Config only: count/for_each evaluated to zero instances (a legacy block that exists only as code). */
   noInstances?: boolean;
+  /**
+   * State only, of a resource whose block is still in config: why the configuration no longer gives this
+   * instance (`count gives 0 instances here`, a key that left the for_each); the next plan would destroy it.
+   */
+  unconfigured?: string;
 }
 
 /**
@@ -87,6 +92,8 @@ export interface ResourceRef {
   mayHaveNoInstances?: boolean;
   /** Config only: count/for_each is known to give no instance, so nothing of it is in state. */
   noInstances?: boolean;
+  /** In state, block in config, but count/for_each no longer gives this instance: why (see InventoryResource). */
+  unconfigured?: string;
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -421,5 +428,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     ...(r.instancesUnknown ? { instancesUnknown: true } : {}),
     ...(r.mayHaveNoInstances ? { mayHaveNoInstances: true } : {}),
     ...(r.noInstances ? { noInstances: true } : {}),
+    ...(r.unconfigured ? { unconfigured: r.unconfigured } : {}),
   };
 }

@@ -89,7 +89,7 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: CHECK_PROVIDER_UPGRADE,
   },
   STATE_CONFIG_DRIFT: {
-    short: "A legacy WAF resource is in state but not in config, or the reverse.",
+    short: "A legacy WAF resource (or one instance of it) is in state but not in config, or the reverse.",
     full: "Terraform would create or destroy the legacy resource on the next apply, which resets live WAF settings. Remove it from state (or from config) instead of applying.",
     check: "state and config drift",
   },
