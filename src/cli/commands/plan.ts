@@ -14,7 +14,7 @@ import { instanceOutDirFromRoot, writeEstatePlans } from "../../plan/estate-out-
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parsePairs, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parsePairs, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
@@ -62,6 +62,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     for (const [zone, id] of Object.entries(rulesetIds)) {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
+    // Every usage refusal comes before the first file is written: a bad --format must not follow a written --out-dir.
+    resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv, cwd);
     const run = parseEstateRun(argv);
     const estate = await loadCliEstate(argv, cwd, run);
@@ -159,10 +161,13 @@ export const planCommand: CommandModule<object, PlanArgs> = {
           renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
     const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, otherCallers });
-    if (argv["out-dir"] && single) {
+    // Input that could not be read (or a file step 6 cannot edit) makes the plan incomplete: a legacy block
+    // there would be missing from the patch and the script. Such a run exits 2 and writes no artifact at all.
+    const withheld = argv["out-dir"] !== undefined && report.errors.length > 0;
+    if (argv["out-dir"] && single && !withheld) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
-    } else if (argv["out-dir"]) {
+    } else if (argv["out-dir"] && !withheld) {
       const written = await writeEstatePlans({
         cwd,
         outDir: argv["out-dir"],
@@ -188,6 +193,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       allowed: FORMATS,
       renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => script() } : {}) },
     });
+    if (withheld) {
+      const n = report.errors.length;
+      process.stderr.write(`cf-waf-migrate: --out-dir: nothing was written to ${argv["out-dir"]}: ${n} input error${n === 1 ? "" : "s"} (above) make${n === 1 ? "s" : ""} the plan incomplete; fix ${n === 1 ? "it" : "them"} and run plan again\n`);
+    }
     const failOn = parseFailOn(argv["fail-on"], "never");
     process.exitCode = exitCodeFor(shown, failOn);
     await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
