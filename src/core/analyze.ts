@@ -40,6 +40,7 @@ import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
+import { skipAfterExecuteFindings } from "./ruleset-order.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
 import { zoneLegacy } from "./zone-legacy.js";
@@ -131,7 +132,7 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   const zoned = new Set(zones.flatMap((z) => [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref)));
   for (const x of [...inv.packages, ...inv.groups, ...inv.rules, ...inv.overrides]) if (!zoned.has(x.ref)) findings.push(legacyResourceFinding(x.ref, null));
   // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
-  for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs));
+  for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs), ...skipAfterExecuteFindings(rs));
   findings.push(...duplicateEntryPointFindings(inv.rulesets, inv.zones));
   for (const ds of inv.legacyDataSources) findings.push(legacyDataSourceFinding(ds));
   return { zones: analyses, findings: sortFindings(findings) };

@@ -179,7 +179,21 @@ export interface ExistingRuleset {
   kind: string | null;
   phase: string | null;
   name: string | null;
-  rules: { action: string | null; expression: string | null; description: string | null }[];
+  rules: ExistingRulesetRule[];
+}
+
+/** One rule of an existing ruleset, in the order the Ruleset Engine evaluates them. */
+export interface ExistingRulesetRule {
+  action: string | null;
+  expression: string | null;
+  description: string | null;
+  /** An execute rule: the id of the ruleset it deploys (null when not a literal). */
+  executes?: string | null;
+  /**
+   * A skip rule: what it skips. `current` (`ruleset = "current"`): the rest of this ruleset; `rulesets`: the
+   * managed rulesets it names (from `rulesets` or the keys of `rules`); null: not known offline.
+   */
+  skips?: { current: boolean; rulesets: string[] } | null;
 }
 
 /**

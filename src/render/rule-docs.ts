@@ -228,6 +228,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "Review Security Events, then finish the migration with pending (cf-waf-migrate api migrate --from REPORT --ledger FILE --finish, or api migrate --zone ZONE_ID --mode pending).",
     check: "service",
   },
+  RULESET_SKIP_AFTER_EXECUTE: {
+    short: "An existing http_request_firewall_managed ruleset has a skip rule after the execute rules it should skip.",
+    full: "The Ruleset Engine evaluates a phase's rules in order: an execute rule before the skip rule has already run its managed ruleset when the skip matches, so the exception has no effect. Move the skip rule before the execute rules (and put merged skip rules first).",
+    check: "existing rulesets",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {
