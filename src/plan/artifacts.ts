@@ -123,7 +123,8 @@ export async function assemblePlan(input: {
   const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
   const notMigrated = notMigratedByZone(analysis.findings);
   // Fit each generated ruleset to the provider versions of steps 1-6 (core/version-fit.ts).
-  const versionFit = planVersions(ws, input.providerInfo);
+  const importCount = analysis.zones.reduce((n, z) => n + z.zone.imports.length, 0);
+  const versionFit = planVersions(ws, input.providerInfo, importCount);
   // cf-terraforming's ruleset (kept as written) is fitted by the constructs its text uses.
   const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
   const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
@@ -133,7 +134,7 @@ export async function assemblePlan(input: {
   const zoneRulesets =
     input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy)));
   const rulesetTf = zoneRulesets.join("\n");
-  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
+  const importsTf = versionFit.importBlocks && importCount > 0 ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
     const p = parseAddress(a);

@@ -59,7 +59,13 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const gate = estateProviderGate(estate, providers, target);
     // What plan would refuse or warn about for the versions each root pins (issue 21), before anyone runs it.
     const versions = estate.instances.flatMap((inst, i) =>
-      versionFindings(inst.ws, rootProviderInfo(providers, inst.dir), analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset)).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
+      versionFindings(
+        inst.ws,
+        rootProviderInfo(providers, inst.dir),
+        analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset),
+        // A split zone's ruleset is imported in the instance that holds it, not here.
+        analysis.instances[i]!.analysis.zones.filter((z) => !z.zone.rulesetIn).length,
+      ).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
     );
     const report = buildEstateReport({
       version: toolVersion(),
