@@ -75,8 +75,9 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
       const describe = (r: RootVersionFit) =>
         r.provider.basis === "lock" ? `${r.provider.lock!.version} (locked)` : r.provider.basis === "assumed" ? `"${RECOMMENDED_CONSTRAINT}" (assumed: not pinned)` : `"${r.provider.combined}"`;
       const targets = [...new Set((legacyRoots.length ? legacyRoots : roots).map(describe))];
-      const raised = fits.some((f) => f.missing.length > 0) || legacyRoots.some((r) => r.provider.legacyUnavailable);
-      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (raise the constraint first)` : targets.length ? `for provider ${targets.join(" and ")}, which runs steps 1-6` : "";
+      const lowered = legacyRoots.some((r) => r.provider.legacyUnavailable);
+      const raised = fits.some((f) => f.missing.length > 0) || lowered;
+      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (${lowered ? "lower" : "raise"} the constraint first)` : targets.length ? `for provider ${targets.join(" and ")}, which runs steps 1-6` : "";
       return `${major === 5 ? "provider 5 attributes" : "blocks"}${forWhat ? ` ${forWhat}` : ""}`;
     },
   };

@@ -184,8 +184,8 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: "references",
   },
   PROVIDER_FEATURE_MISSING: {
-    short: "The provider version the root pins or locks lacks a cloudflare_ruleset construct the migration needs.",
-    full: "The generated ruleset (or its import) needs a provider version the constraint or lock does not reach, e.g. importing a cloudflare_ruleset needs 3.29.0. Raise the constraint to ~> 3.35 and run terraform init -upgrade: 3.35 still has the legacy resources and the whole ruleset.",
+    short: "The provider version the root pins or locks lacks what the migration needs: a cloudflare_ruleset construct, or (after 3.35) the legacy resources themselves.",
+    full: "The generated ruleset (or its import) needs a provider version the constraint or lock does not reach, e.g. importing a cloudflare_ruleset needs 3.29.0: raise the constraint to ~> 3.35. A root that pins or locks a provider after 3.35 while it still holds legacy resources cannot plan or import them: lower the constraint to ~> 3.35. Either way run terraform init -upgrade: 3.35 still has the legacy resources and the whole ruleset.",
     check: "provider versions",
   },
   PROVIDER_CONSTRAINT_MISSING: {

@@ -26,7 +26,6 @@ import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
-import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
 const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
@@ -154,7 +153,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     online.decorate(report);
 
     const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: setups[0]!.providerMajor } : null;
-    const first = single?.plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;
+    const first = single?.plan.constraintStep ? `${single.plan.constraintStep} (see PROVIDER_FEATURE_MISSING)` : undefined;
     // Several instances: the shared Markdown report (a summary per zone and instance, then the steps).
     const markdown = single
       ? () =>
