@@ -12,7 +12,7 @@ import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/versions/providers.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
-import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
+import { estateProviderGate, oneFindingPerProviderCause, rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
@@ -72,7 +72,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
       root: relativeRoot(estate.base),
       instances: estate.instances,
       analysis,
-      extraFindings: [...gate.findings, ...versions],
+      extraFindings: [...oneFindingPerProviderCause(gate.findings, versions), ...versions],
       errors: [...estate.errors, ...providers.errors, ...gate.errors],
     });
     decorate(report);
