@@ -40,7 +40,7 @@ import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
-import { skipAfterExecuteFindings } from "./ruleset-order.js";
+import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "./ruleset-order.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
 import { zoneLegacy } from "./zone-legacy.js";
@@ -366,6 +366,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const generated = serviceConfig
     ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"], ruleTodos: {} }
     : buildRuleset(live);
+  if (serviceConfig) findings.push(...serviceSkipAfterExecuteFindings(serviceConfig, at));
   // The previous WAF's zone switch: with it off, the migration must not turn protection on.
   const wafSwitch = zoneWafSwitch(z.zoneWafSettings ?? []);
   findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));

@@ -1,9 +1,9 @@
 // From the built CLI: an existing managed-phase cloudflare_ruleset (provider 3/4 blocks, provider 5
 // attributes) whose skip rule comes after the execute rules is flagged RULESET_SKIP_AFTER_EXECUTE.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
 
 const ZONE = "3f1bc18efe333337886cd2d0f6fa0000";
@@ -77,5 +77,22 @@ describe("existing managed-phase ruleset: skip after execute", () => {
   it("provider 5 attribute syntax, a skip of the OWASP ruleset after its execute rule: flagged", async () => {
     const f = await codes(ATTRIBUTES);
     expect(f.map((x) => x.details)).toEqual([{ skipRule: 2, executeRules: [1], expression: "true" }]);
+  });
+
+  it("--config-json whose skip rule comes after the execute rules (the live ruleset edited by hand): flagged for the zone; the service's usual order is not", async () => {
+    const dir = tempDir("cfwm-order-");
+    writeFileSync(path.join(dir, "main.tf"), LEGACY);
+    const doc = JSON.parse(readFileSync(path.join(TESTDATA, "service-config-blog.json"), "utf8")) as { result: { rules: unknown[] } };
+    const flagged = async (config: unknown) => {
+      const file = path.join(dir, "config.json");
+      writeFileSync(file, JSON.stringify(config));
+      const r = await runCli(["plan", dir, "--config-json", `${ZONE}=${file}`, "--format", "json"]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { findings: { code: string; zoneId: string | null; details?: unknown }[] }).findings.filter((f) => f.code === "RULESET_SKIP_AFTER_EXECUTE");
+    };
+    expect(await flagged(doc)).toEqual([]);
+    const [skip, ...rest] = doc.result.rules;
+    const moved = await flagged({ result: { ...doc.result, rules: [...rest, skip] } });
+    expect(moved).toMatchObject([{ zoneId: ZONE, details: { skipRule: 3, executeRules: [1, 2], source: "service" } }]);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CLOUDFLARE_MANAGED_RULESET_ID, OWASP_CORE_RULESET_ID } from "../../src/core/mappings.js";
 import type { ExistingRuleset, ExistingRulesetRule } from "../../src/core/model.js";
-import { skipAfterExecuteFindings } from "../../src/core/ruleset-order.js";
+import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "../../src/core/ruleset-order.js";
 
 const Z = "0da42c8d2132a9ddaf714f9e7c920711";
 const execute = (id: string | null, description: string): ExistingRulesetRule => ({ action: "execute", expression: "true", description, executes: id });
@@ -44,5 +44,14 @@ describe("skip rules after the execute rules they would skip", () => {
 
   it("other phases are not judged", () => {
     expect(skipAfterExecuteFindings(ruleset([execute(CLOUDFLARE_MANAGED_RULESET_ID, "Managed"), skip({ current: true, rulesets: [] })], "http_request_firewall_custom"))).toEqual([]);
+  });
+
+  it("the service's ruleset (--config-json, --online): a skip after the execute rules is flagged at the zone; skip first is not", () => {
+    const at = { zoneId: Z, file: "main.tf", line: 3 };
+    const exec = { action: "execute", expression: "true", description: "", enabled: true, action_parameters: { id: CLOUDFLARE_MANAGED_RULESET_ID } };
+    const sk = { action: "skip", expression: "true", description: "Page Rule: WAF Off", enabled: true, action_parameters: { ruleset: "current" } };
+    const late = serviceSkipAfterExecuteFindings({ name: "default", rules: [exec, sk] }, at);
+    expect(late).toMatchObject([{ code: "RULESET_SKIP_AFTER_EXECUTE", zoneId: Z, file: "main.tf", line: 3, details: { skipRule: 2, executeRules: [1], source: "service" } }]);
+    expect(serviceSkipAfterExecuteFindings({ name: "default", rules: [sk, exec] }, at)).toEqual([]);
   });
 });
