@@ -134,6 +134,30 @@ resource "cloudflare_waf_package" "owasp" {
     expect(removals).toContain('module.waf["blog"].cloudflare_waf_package.owasp');
   });
 
+  it("a moved block names the resource: terraform moves the instance, nothing is claimed", async () => {
+    const dir = tempDir("cfwm-unconfigured-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      `${TERRAFORM}
+resource "cloudflare_waf_rule" "tuned" {
+  for_each = toset(["100000356"])
+  zone_id  = "${Z1}"
+  rule_id  = each.key
+  mode     = "simulate"
+}
+
+moved {
+  from = cloudflare_waf_rule.tuned["old"]
+  to   = cloudflare_waf_rule.tuned["100000356"]
+}
+`,
+    );
+    const stateFile = writeState(dir, [
+      { mode: "managed", type: "cloudflare_waf_rule", name: "tuned", provider: PROVIDER, instances: [instance({ id: "100000356", rule_id: "100000356", zone_id: Z1, mode: "simulate" }, "old")] },
+    ]);
+    expect(drift(await plan([dir, "--state", stateFile]))).toEqual([]);
+  });
+
   it("for_each keys unknown offline: nothing is claimed", async () => {
     const dir = tempDir("cfwm-unconfigured-");
     writeFileSync(

@@ -2,6 +2,7 @@
 // gives. `count = 0` in production, a key that left a `for_each` map (or a tfvars/YAML file), a module
 // instance that is gone: the block is still there, so config and state join on the resource, but the next
 // `terraform plan` would destroy that instance, which resets the live WAF setting instead of deleting it.
+// Nothing is claimed when the keys are not known offline, or when a `moved` block may move the instance.
 import { parseModulePath, type IndexKey } from "../../core/address.js";
 import type { ConfigResource } from "../config/load.js";
 import type { ModuleNode } from "../config/modules.js";
@@ -63,6 +64,7 @@ function configured(resource: ConfigResource, node: ModuleNode, ctx: EvaluationC
  */
 export function unconfiguredInstances(resource: ConfigResource, node: ModuleNode, instances: StateInstance[], ctx: EvaluationContext): Map<string, string> {
   const out = new Map<string, string>();
+  if (movedAround(resource, node)) return out;
   const c = configured(resource, node, ctx);
   if (!c) return out;
   for (const inst of instances) {
@@ -80,4 +82,23 @@ export function unconfiguredInstances(resource: ConfigResource, node: ModuleNode
     out.set(inst.address, c.describe(mk));
   }
   return out;
+}
+
+/** `address` names `name` itself or one of its instances or (for a module) what is inside it. */
+function names(address: string, name: string): boolean {
+  return address === name || address.startsWith(`${name}[`) || address.startsWith(`${name}.`);
+}
+
+/**
+ * A `moved` block names the resource (in its module) or a module call on its path: terraform may move a state
+ * instance rather than destroy it, which is not read here, so nothing is claimed for that resource.
+ */
+function movedAround(resource: ConfigResource, node: ModuleNode): boolean {
+  const local = `${resource.type}.${resource.name}`;
+  if ((node.dir.moved ?? []).some((m) => names(m.from, local) || (m.to !== null && names(m.to, local)))) return true;
+  for (let n: ModuleNode = node; n.parent && n.call; n = n.parent) {
+    const call = `module.${n.call.name}`;
+    if ((n.parent.dir.moved ?? []).some((m) => names(m.from, call) || (m.to !== null && names(m.to, call)))) return true;
+  }
+  return false;
 }
