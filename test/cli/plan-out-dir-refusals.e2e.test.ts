@@ -38,6 +38,14 @@ describe("plan --out-dir writes nothing when the run exits 2", () => {
     expect(report.zones.map((z) => z.zoneId)).toEqual([ZONE]);
   });
 
+  it("--format shell prints no migrate.sh for that tree either", async () => {
+    const tree = brokenTree();
+    const r = await runCli(["plan", tree, "--state", path.join(tree, "terraform.tfstate"), "--var", "environment=staging", "--format", "shell"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("--format shell: no migrate.sh is printed: 1 input error (above) makes the plan incomplete");
+  });
+
   it("an unreadable --config-json: no artifact", async () => {
     const out = path.join(tempDir(), "migration");
     const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--config-json", `${ZONE}=${path.join(tempDir(), "missing.json")}`, "--out-dir", out, "--format", "json"]);

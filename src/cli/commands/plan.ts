@@ -190,7 +190,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       output: argv.output,
       title: "plan",
       allowed: FORMATS,
-      renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => script() } : {}) },
+      renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => (withheldScript(report.errors.length), script()) } : {}) },
     });
     if (withheld) {
       const n = report.errors.length;
@@ -210,6 +210,12 @@ function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Recor
   return names;
 }
 
+
+/** Like --out-dir, `--format shell` gives no migrate.sh for a plan that input errors leave incomplete. */
+function withheldScript(errors: number): void {
+  if (errors === 0) return;
+  throw new CliError(`--format shell: no migrate.sh is printed: ${errors} input error${errors === 1 ? "" : "s"} (above) make${errors === 1 ? "s" : ""} the plan incomplete; fix ${errors === 1 ? "it" : "them"} and run plan again`);
+}
 
 /** `--format shell` prints one migrate.sh, for one root: over several instances, --out-dir writes one each. */
 function refuseShellOverEstate(argv: PlanArgs, instances: number): void {
