@@ -95,4 +95,29 @@ describe("existing managed-phase ruleset: skip after execute", () => {
     const moved = await flagged({ result: { ...doc.result, rules: [...rest, skip] } });
     expect(moved).toMatchObject([{ zoneId: ZONE, details: { skipRule: 3, executeRules: [1, 2], source: "service" } }]);
   });
+
+  it("--from-cf-terraforming (kept as written in ruleset.tf): flagged at the cf-terraforming file's resource when the skip rule was moved last", async () => {
+    const MZ = path.join(TESTDATA, "multi-zone");
+    const BLOG = "9a7806061c88ada191ed06f989cc3dac";
+    const src = readFileSync(path.join(TESTDATA, "cf-terraforming-rulesets.tf"), "utf8");
+    const run = async (text: string) => {
+      const file = path.join(tempDir("cfwm-order-"), "cf.tf");
+      writeFileSync(file, text);
+      const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--from-cf-terraforming", file, "--format", "json"], { cwd: MZ });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { findings: { code: string; zoneId: string | null; address: string | null; file: string | null; line: number | null; details?: unknown }[] }).findings.filter((f) => f.code === "RULESET_SKIP_AFTER_EXECUTE");
+    };
+    expect(await run(src)).toEqual([]);
+    // The managed-phase resource's skip rule (its first rules block) moved after the two execute rules.
+    const start = src.indexOf('resource "cloudflare_ruleset" "terraform_managed_resource_2c0fc9fa937b4d3fb7a4ec1e3f9f8e21_1"');
+    const end = src.indexOf('resource "cloudflare_ruleset"', start + 10);
+    const block = src.slice(start, end);
+    const rules = block.split(/\n(?=  rules \{)/);
+    const [head, skip, ...execs] = rules;
+    const last = execs.pop()!.replace(/\n\}\n*$/, "");
+    const moved = [head, ...execs, last, skip!.replace(/\n$/, "")].join("\n") + "\n}\n\n";
+    const found = await run(src.slice(0, start) + moved + src.slice(end));
+    expect(found).toMatchObject([{ zoneId: BLOG, address: "cloudflare_ruleset.terraform_managed_resource_2c0fc9fa937b4d3fb7a4ec1e3f9f8e21_1", line: 14, details: { skipRule: 3, executeRules: [1, 2] } }]);
+    expect(found[0]!.file).toMatch(/cf\.tf$/);
+  });
 });

@@ -5,7 +5,9 @@ import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { groupByZone } from "../../core/analyze.js";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
-import type { InputError, Report, Ruleset } from "../../core/model.js";
+import type { Finding, InputError, Report, Ruleset } from "../../core/model.js";
+import { MANAGED_PHASE } from "../../core/mappings.js";
+import { skipAfterExecuteFindings } from "../../core/ruleset-order.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
 import { rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
@@ -134,6 +136,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
       }
       const at = { root: inst.root, workspace: inst.workspace };
+      // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
+      if (argv["from-cf-terraforming"]) plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, path.relative(estate.base, path.resolve(cwd, argv["from-cf-terraforming"]))));
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
       errors.push(...plan.errors);
@@ -201,6 +205,18 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
+
+/** RULESET_SKIP_AFTER_EXECUTE for the extracted rulesets this instance imports into (`names`: zone → resource name). */
+function extractedOrderFindings(extracted: ExtractedRuleset[], names: Record<string, string>, file: string): Finding[] {
+  const zoneOf = new Map(Object.entries(names).map(([zone, name]) => [name, zone]));
+  return extracted
+    .filter((e) => zoneOf.has(e.resourceName))
+    .flatMap((e) => {
+      const address = `cloudflare_ruleset.${e.resourceName}`;
+      const ref = { address, configAddress: address, type: "cloudflare_ruleset", file: file.split(path.sep).join("/"), line: e.line, zoneId: zoneOf.get(e.resourceName)!, inConfig: false, inState: false };
+      return skipAfterExecuteFindings({ ref, kind: "zone", phase: MANAGED_PHASE, name: null, rules: e.rules });
+    });
+}
 
 /** --from-cf-terraforming: which extracted resource serves which zone. */
 function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
