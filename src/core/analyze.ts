@@ -40,6 +40,7 @@ import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
 import { duplicateEntryPointFindings } from "./entry-point.js";
+import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "./ruleset-order.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
 import { zoneLegacy } from "./zone-legacy.js";
@@ -131,7 +132,7 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   const zoned = new Set(zones.flatMap((z) => [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref)));
   for (const x of [...inv.packages, ...inv.groups, ...inv.rules, ...inv.overrides]) if (!zoned.has(x.ref)) findings.push(legacyResourceFinding(x.ref, null));
   // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
-  for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs));
+  for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs), ...skipAfterExecuteFindings(rs));
   findings.push(...duplicateEntryPointFindings(inv.rulesets, inv.zones));
   for (const ds of inv.legacyDataSources) findings.push(legacyDataSourceFinding(ds));
   return { zones: analyses, findings: sortFindings(findings) };
@@ -239,6 +240,16 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
             ? `${ref.address} is in state but not in config: \`terraform plan\` would reset that live WAF setting; remove it from state, do not apply`
             : `${ref.address} is in config but not in state: it is not managed yet, delete the block instead of importing it`,
           { ref, zoneId },
+        ),
+      );
+    } else if (ref.inState && ref.inConfig && ref.unconfigured) {
+      // The block is still there, so config and state join on the resource; this instance is not configured.
+      findings.push(
+        finding(
+          "STATE_CONFIG_DRIFT",
+          `${ref.address} is in state but its block no longer configures that instance (${ref.unconfigured}): \`terraform plan\` would destroy it, which resets that live WAF setting instead of deleting anything; do not apply, remove it from state (step 5) before its block goes`,
+          { ref, zoneId },
+          { instance: ref.address, terraformWould: "destroy", reason: ref.unconfigured },
         ),
       );
     }
@@ -355,6 +366,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const generated = serviceConfig
     ? { ruleset: serviceConfig, notes: ["the ruleset is the service's own configuration (--config-json)"], ruleTodos: {} }
     : buildRuleset(live);
+  if (serviceConfig) findings.push(...serviceSkipAfterExecuteFindings(serviceConfig, at));
   // The previous WAF's zone switch: with it off, the migration must not turn protection on.
   const wafSwitch = zoneWafSwitch(z.zoneWafSettings ?? []);
   findings.push(...zoneWafFindings(wafSwitch, zoneId, serviceConfig !== null));

@@ -64,6 +64,8 @@ export const FINDING_CODES = {
   ZONE_ALREADY_MIGRATED: "info",
   /** `--online`: the service says the zone is in validation (both WAFs on); finish with pending. */
   ZONE_IN_VALIDATION: "info",
+  /** An existing `http_request_firewall_managed` ruleset has a skip rule after the execute rules it would skip: it has no effect. */
+  RULESET_SKIP_AFTER_EXECUTE: "warning",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -61,6 +61,11 @@ export interface InventoryResource {
   references?: Record<string, string>;
   /** Config only: count/for_each evaluated to zero instances (a legacy block that exists only as code). */
   noInstances?: boolean;
+  /**
+   * State only, of a resource whose block is still in config: why the configuration no longer gives this
+   * instance (`count gives 0 instances here`, a key that left the for_each); the next plan would destroy it.
+   */
+  unconfigured?: string;
 }
 
 /**
@@ -87,6 +92,8 @@ export interface ResourceRef {
   mayHaveNoInstances?: boolean;
   /** Config only: count/for_each is known to give no instance, so nothing of it is in state. */
   noInstances?: boolean;
+  /** In state, block in config, but count/for_each no longer gives this instance: why (see InventoryResource). */
+  unconfigured?: string;
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -172,7 +179,21 @@ export interface ExistingRuleset {
   kind: string | null;
   phase: string | null;
   name: string | null;
-  rules: { action: string | null; expression: string | null; description: string | null }[];
+  rules: ExistingRulesetRule[];
+}
+
+/** One rule of an existing ruleset, in the order the Ruleset Engine evaluates them. */
+export interface ExistingRulesetRule {
+  action: string | null;
+  expression: string | null;
+  description: string | null;
+  /** An execute rule: the id of the ruleset it deploys (null when not a literal). */
+  executes?: string | null;
+  /**
+   * A skip rule: what it skips. `current` (`ruleset = "current"`): the rest of this ruleset; `rulesets`: the
+   * managed rulesets it names (from `rulesets` or the keys of `rules`); null: not known offline.
+   */
+  skips?: { current: boolean; rulesets: string[] } | null;
 }
 
 /**
@@ -427,5 +448,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     ...(r.instancesUnknown ? { instancesUnknown: true } : {}),
     ...(r.mayHaveNoInstances ? { mayHaveNoInstances: true } : {}),
     ...(r.noInstances ? { noInstances: true } : {}),
+    ...(r.unconfigured ? { unconfigured: r.unconfigured } : {}),
   };
 }

@@ -17,6 +17,12 @@ import type { Ruleset } from "./model.js";
 /** What the plan tells a root pinned too low: a version with both the legacy resources and the full ruleset. */
 export const RECOMMENDED_CONSTRAINT = "~> 3.35";
 export const RAISE_CONSTRAINT_STEP = `raise the constraint to ${RECOMMENDED_CONSTRAINT} and run terraform init -upgrade`;
+/**
+ * The other direction: a root that still holds legacy resources but pins or locks a provider after 3.35 (a
+ * Renovate bump to 4.x or 5.x before the migration) moves *down* to ~> 3.35; `init -upgrade` also moves the
+ * lock to the newest version the lowered constraint admits.
+ */
+export const LOWER_CONSTRAINT_STEP = `lower the constraint to ${RECOMMENDED_CONSTRAINT} (back from a provider after ${LAST_LEGACY_PROVIDER_VERSION}) and run terraform init -upgrade`;
 export const IMPORT_BLOCK_TERRAFORM = "1.5.0";
 /** OpenTofu's first release (1.6.0) already had `import {}` blocks. */
 export const IMPORT_BLOCK_OPENTOFU = "1.6.0";

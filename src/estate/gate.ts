@@ -1,6 +1,7 @@
 // The provider-upgrade gate over an estate: one decision per (root, workspace) instance, each against
 // its own root's `required_providers` and lock file and its own legacy resources. A gate over many roots
 // fails when any instance fails.
+import type { Finding } from "../core/model.js";
 import { evaluateProviderGate, type ProviderGateOutcome } from "../terraform/versions/provider-gate.js";
 import type { ProviderInfo } from "../terraform/versions/providers.js";
 import { instanceName } from "./analyze.js";
@@ -25,4 +26,27 @@ export function estateProviderGate(estate: Pick<Estate, "instances">, info: Prov
 /** The provider facts of one root (constraints, lock file), for the instances of that root. */
 export function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo {
   return { roots: info.roots.filter((r) => r.dir === dir), errors: info.errors };
+}
+
+/**
+ * One cause, one finding. A root that still holds legacy resources while its pin or lock already admits no
+ * provider up to 3.35 gets PROVIDER_FEATURE_MISSING (construct "legacy resources": the migration cannot run
+ * until the constraint is lowered to ~> 3.35; it blocks the zones). PROVIDER_UPGRADE_BLOCKED says something
+ * else: the provider may still be moved past 3.35 while those resources remain (migrate first; it blocks no
+ * zone). For the same instance the first includes the second, so the gate drops that instance's
+ * PROVIDER_UPGRADE_BLOCKED and keeps its addresses on the PROVIDER_FEATURE_MISSING finding.
+ */
+export function oneFindingPerProviderCause(upgrade: Finding[], versions: Finding[]): Finding[] {
+  const key = (f: Finding) => `${f.root ?? ""}\u0000${f.workspace ?? ""}`;
+  const pinnedPast = new Map<string, Finding>();
+  for (const f of versions) {
+    if (f.code === "PROVIDER_FEATURE_MISSING" && (f.details as { construct?: string } | undefined)?.construct === "legacy resources") pinnedPast.set(key(f), f);
+  }
+  return upgrade.filter((f) => {
+    const covering = f.code === "PROVIDER_UPGRADE_BLOCKED" ? pinnedPast.get(key(f)) : undefined;
+    if (!covering) return true;
+    const addresses = (f.details as { addresses?: string[] } | undefined)?.addresses;
+    if (addresses) covering.details = { ...(covering.details ?? {}), addresses };
+    return false;
+  });
 }

@@ -4,7 +4,7 @@ import { access, chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
 import { isLiteralZoneId, isModuleInternalExpression, isRootZoneLookup, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
-import { removedBlocksEligible } from "../core/provider-version.js";
+import { LAST_LEGACY_PROVIDER_VERSION, removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
 import { buildPlanSteps } from "./steps.js";
 import { renderJson } from "../render/json.js";
@@ -23,7 +23,7 @@ import type { ScriptInput } from "./migrate-script.js";
 import { lockedVersions, type ProviderInfo } from "../terraform/versions/providers.js";
 import type { Workspace } from "../terraform/inventory/workspace.js";
 import { UserInputError } from "../core/user-input-error.js";
-import { RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
+import { LOWER_CONSTRAINT_STEP, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
 import type { RulesetFit } from "../core/version-fit.js";
 import { fitFindings, fitZoneRuleset, planVersions, withoutComputedFields, type VersionsReport } from "./versions.js";
 
@@ -68,8 +68,13 @@ export interface AssembledPlan {
   versions: VersionsReport[];
   versionsMarkdown: string[];
   syntaxLabel: string;
-  /** A required construct is missing for the pinned provider: the plan starts by raising the constraint. */
+  /**
+   * The plan starts by moving the constraint to ~> 3.35: up when a required construct is missing for the
+   * pinned provider, down when the root pins or locks a provider after 3.35 while it holds legacy resources.
+   */
   raiseFirst: boolean;
+  /** What that first step says (RAISE_CONSTRAINT_STEP or LOWER_CONSTRAINT_STEP); null without one. */
+  constraintStep: string | null;
 }
 
 export async function assemblePlan(input: {
@@ -123,17 +128,19 @@ export async function assemblePlan(input: {
   const removedBlocksOffered = removedBlocksApply(ws, input.providerInfo);
   const notMigrated = notMigratedByZone(analysis.findings);
   // Fit each generated ruleset to the provider versions of steps 1-6 (core/version-fit.ts).
-  const versionFit = planVersions(ws, input.providerInfo);
+  const importCount = analysis.zones.reduce((n, z) => n + z.zone.imports.length, 0);
+  const versionFit = planVersions(ws, input.providerInfo, importCount);
   // cf-terraforming's ruleset (kept as written) is fitted by the constructs its text uses.
   const keptFrom = (z: ZoneAnalysis) => input.extracted.find((e) => e.resourceName === z.rulesetResourceName);
   const fits = analysis.zones.map((z) => fitZoneRuleset(versionFit, withoutComputedFields(z.zone.ruleset), keptFrom(z) ? { constructs: keptFrom(z)!.constructs } : {}));
   // A construct missing, or a pinned provider without the legacy resources: the constraint moves to ~> 3.35 first.
   const pinnedWithoutLegacy = versionFit.roots.some((r) => r.hasLegacy && r.provider.legacyUnavailable);
   const raiseFirst = fits.some((f) => f.missing.length > 0) || pinnedWithoutLegacy;
+  const constraintStep = pinnedWithoutLegacy ? LOWER_CONSTRAINT_STEP : raiseFirst ? RAISE_CONSTRAINT_STEP : null;
   const zoneRulesets =
     input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy)));
   const rulesetTf = zoneRulesets.join("\n");
-  const importsTf = versionFit.importBlocks ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
+  const importsTf = versionFit.importBlocks && importCount > 0 ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
     const p = parseAddress(a);
@@ -162,7 +169,10 @@ export async function assemblePlan(input: {
   if (overridesPatch) steps[0]!.commands.unshift(gitApplyCommand(base.fromRoot, ARTIFACTS.overridesPatch));
   if (raiseFirst) {
     steps[0]!.commands.unshift(`terraform init -upgrade`);
-    steps[0]!.notes = [`${RAISE_CONSTRAINT_STEP}: the provider the root pins lacks what the migration needs (PROVIDER_FEATURE_MISSING); ruleset.tf is written for ~> 3.35`, ...(steps[0]!.notes ?? [])];
+    const why = pinnedWithoutLegacy
+      ? `the provider the root pins or locks is after ${LAST_LEGACY_PROVIDER_VERSION} and no longer has the legacy resources steps 1-6 load (PROVIDER_FEATURE_MISSING)`
+      : "the provider the root pins lacks what the migration needs (PROVIDER_FEATURE_MISSING)";
+    steps[0]!.notes = [`${constraintStep}: ${why}; ruleset.tf is written for ${RECOMMENDED_CONSTRAINT}`, ...(steps[0]!.notes ?? [])];
   }
 
   const artifactList = [
@@ -195,6 +205,7 @@ export async function assemblePlan(input: {
     versionsMarkdown: versionFit.markdown(fits, providerMajor),
     syntaxLabel: versionFit.syntaxLabel(fits, providerMajor),
     raiseFirst,
+    constraintStep,
   };
 }
 
@@ -239,7 +250,7 @@ function rulesetHeader(fit: RulesetFit, pinnedWithoutLegacy: boolean): string[] 
   if (pinnedWithoutLegacy && !fit.missing.length) {
     return [
       `Written for provider ${RECOMMENDED_CONSTRAINT}, not for the provider this root pins, which no longer has the legacy cloudflare_waf_* resources that steps 1-6 still load:`,
-      `${RAISE_CONSTRAINT_STEP} before using it.`,
+      `${LOWER_CONSTRAINT_STEP} before using it.`,
       ...fit.omitted.map((m) => `Left out: ${m.what}; it needs provider ${m.minimum} or later and this root may run ${m.missingAt}.`),
     ];
   }

@@ -6,7 +6,6 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Finding, InputError } from "../core/model.js";
 import { sortFindings } from "../core/findings.js";
-import { RAISE_CONSTRAINT_STEP } from "../core/version-fit.js";
 import type { InstanceAnalysis } from "../estate/analyze.js";
 import type { EstateInstance } from "../estate/load.js";
 import { hasMigration, instanceOutDir, renderEstateMarkdown, type PlannedInstance } from "../estate/plan-order.js";
@@ -119,7 +118,7 @@ function contentOf(p: InstancePlan, input: { cwd: string; outDir: string; versio
     artifacts: plan.artifactList,
     stateRemovals: plan.stateRemovals,
     versions: plan.versionsMarkdown,
-    ...(plan.raiseFirst ? { first: `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` } : {}),
+    ...(plan.constraintStep ? { first: `${plan.constraintStep} (see PROVIDER_FEATURE_MISSING)` } : {}),
     syntaxLabel: plan.syntaxLabel,
   });
   const dir = path.resolve(input.cwd, input.outDir, instanceOutDir(instance.root, instance.workspace));

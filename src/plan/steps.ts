@@ -132,7 +132,8 @@ function step3Import(input: PlanInput): PlanStep {
     }
     if (!isLiteralZoneId(z.zone.zoneId)) notes.push(`cloudflare_ruleset.${z.rulesetResourceName}: ${unknownZoneHint(z.zone.zoneId)}`);
   }
-  if (input.importBlocks && !input.importBlocks.offered) notes.push(`no import {} blocks: ${input.importBlocks.reason}`);
+  if (commands.length === 0) notes.push("nothing to import here: no zone of this plan has its entry point ruleset imported in this root");
+  else if (input.importBlocks && !input.importBlocks.offered) notes.push(`no import {} blocks: ${input.importBlocks.reason}`);
   else notes.push(`or, with Terraform 1.5+, the import {} blocks in ${input.artifacts.imports} (root module only: an import {} block cannot target a resource inside a module)`);
   return { number: 3, title: "Import the entry point ruleset into state", commands, notes };
 }

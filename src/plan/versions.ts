@@ -47,10 +47,14 @@ export interface PlanVersions {
   syntaxLabel(fits: RulesetFit[], providerMajor: 4 | 5): string;
 }
 
-/** Fits the plan to the versions of every root the run reads. */
-export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo): PlanVersions {
+/**
+ * Fits the plan to the versions of every root the run reads. `imports`: how many rulesets the plan imports in
+ * this instance; with none (legacy blocks with no instance, a zone whose ruleset another root holds) whether
+ * `import {}` blocks are available does not matter, and IMPORT_BLOCKS_UNAVAILABLE is not reported.
+ */
+export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, imports = 1): PlanVersions {
   const roots = rootVersionFits(ws, info);
-  const findings = dedupe(roots.flatMap((r) => r.findings));
+  const findings = dedupe(roots.flatMap((r) => r.findings)).filter((f) => imports > 0 || f.code !== "IMPORT_BLOCKS_UNAVAILABLE");
   const importRoots = roots.some((r) => r.hasLegacy) ? roots.filter((r) => r.hasLegacy) : roots;
   const importBlocks = importRoots.length > 0 && importRoots.every((r) => r.terraform.importBlocks);
   const importIdExpressions = importBlocks && importRoots.every((r) => r.terraform.importIdExpressions);
@@ -66,13 +70,14 @@ export function planVersions(ws: Pick<Workspace, "resources" | "tree">, info: Pr
     importReason,
     fitRuleset: fitOne,
     report: (fits) => roots.map((r) => reportOf(r, fits)),
-    markdown: (fits, major) => markdownOf(roots, fits, major, importBlocks, importReason),
+    markdown: (fits, major) => markdownOf(roots, fits, major, importBlocks, imports > 0 ? importReason : null),
     syntaxLabel: (fits, major) => {
       const describe = (r: RootVersionFit) =>
         r.provider.basis === "lock" ? `${r.provider.lock!.version} (locked)` : r.provider.basis === "assumed" ? `"${RECOMMENDED_CONSTRAINT}" (assumed: not pinned)` : `"${r.provider.combined}"`;
       const targets = [...new Set((legacyRoots.length ? legacyRoots : roots).map(describe))];
-      const raised = fits.some((f) => f.missing.length > 0) || legacyRoots.some((r) => r.provider.legacyUnavailable);
-      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (raise the constraint first)` : targets.length ? `for provider ${targets.join(" and ")}, which runs steps 1-6` : "";
+      const lowered = legacyRoots.some((r) => r.provider.legacyUnavailable);
+      const raised = fits.some((f) => f.missing.length > 0) || lowered;
+      const forWhat = raised ? `for provider "${RECOMMENDED_CONSTRAINT}" (${lowered ? "lower" : "raise"} the constraint first)` : targets.length ? `for provider ${targets.join(" and ")}, which runs steps 1-6` : "";
       return `${major === 5 ? "provider 5 attributes" : "blocks"}${forWhat ? ` ${forWhat}` : ""}`;
     },
   };
@@ -117,8 +122,8 @@ export function fitZoneRuleset(versions: Pick<PlanVersions, "fitRuleset">, rules
  * IMPORT_BLOCKS_UNAVAILABLE) and those of fitting every zone's ruleset (PROVIDER_FEATURE_MISSING,
  * RULESET_CONSTRUCT_OMITTED), the same ones `plan` reports.
  */
-export function versionFindings(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, rulesets: Ruleset[]): Finding[] {
-  const versions = planVersions(ws, info);
+export function versionFindings(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, rulesets: Ruleset[], imports = rulesets.length): Finding[] {
+  const versions = planVersions(ws, info, imports);
   return dedupe([...versions.findings, ...fitFindings(rulesets.map((r) => fitZoneRuleset(versions, withoutComputedFields(r))))]);
 }
 
@@ -153,7 +158,8 @@ function reportOf(r: RootVersionFit, fits: RulesetFit[]): VersionsReport {
   };
 }
 
-function markdownOf(roots: RootVersionFit[], fits: RulesetFit[], major: 4 | 5, importBlocks: boolean, importReason: string): string[] {
+/** `importReason` null: the plan imports nothing, so whether import {} blocks are available does not matter. */
+function markdownOf(roots: RootVersionFit[], fits: RulesetFit[], major: 4 | 5, importBlocks: boolean, importReason: string | null): string[] {
   const out: string[] = ["## Versions", ""];
   for (const r of roots) {
     out.push(`Root \`${r.root}\`:`, "");
@@ -180,7 +186,8 @@ function markdownOf(roots: RootVersionFit[], fits: RulesetFit[], major: 4 | 5, i
   for (const m of missing) out.push(`- **Missing**: ${what(m.construct)} needs provider ${m.minimumVersion}: ${RAISE_CONSTRAINT_STEP}.`);
   for (const m of omitted) out.push(`- Left out: ${what(m.construct)} (needs provider ${m.minimumVersion}); the ruleset works without it. Add it after raising the provider.`);
   if (missing.length || omitted.length) out.push("");
-  out.push(importBlocks ? `- import {} blocks: offered in imports.tf (${importReason}).` : `- No imports.tf: ${importReason}. Step 3 uses \`terraform import\`.`);
+  if (importReason === null) out.push("- No imports.tf: nothing to import.");
+  else out.push(importBlocks ? `- import {} blocks: offered in imports.tf (${importReason}).` : `- No imports.tf: ${importReason}. Step 3 uses \`terraform import\`.`);
   out.push("");
   out.push(
     `At the upgrade (after step 7, leaving ${LAST_LEGACY_PROVIDER_VERSION}): provider 4.x reads the same blocks and the same import id \`zone/<zone_id>/<ruleset_id>\` (a rule's \`ref\` becomes settable from ${tableMinimumVersion("rules.ref")}); provider 5.x writes \`rules = [ { … } ]\` with \`action_parameters = { … }\`, \`overrides = { categories = [ … ], rules = [ … ] }\` and \`logging = { … }\` as attributes, and its import id is \`zones/<zone_id>/<ruleset_id>\`: re-run \`cf-waf-migrate plan --provider-major 5\` for that syntax.`,

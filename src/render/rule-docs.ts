@@ -89,7 +89,7 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: CHECK_PROVIDER_UPGRADE,
   },
   STATE_CONFIG_DRIFT: {
-    short: "A legacy WAF resource is in state but not in config, or the reverse.",
+    short: "A legacy WAF resource (or one instance of it) is in state but not in config, or the reverse.",
     full: "Terraform would create or destroy the legacy resource on the next apply, which resets live WAF settings. Remove it from state (or from config) instead of applying.",
     check: "state and config drift",
   },
@@ -184,8 +184,8 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     check: "references",
   },
   PROVIDER_FEATURE_MISSING: {
-    short: "The provider version the root pins or locks lacks a cloudflare_ruleset construct the migration needs.",
-    full: "The generated ruleset (or its import) needs a provider version the constraint or lock does not reach, e.g. importing a cloudflare_ruleset needs 3.29.0. Raise the constraint to ~> 3.35 and run terraform init -upgrade: 3.35 still has the legacy resources and the whole ruleset.",
+    short: "The provider version the root pins or locks lacks what the migration needs: a cloudflare_ruleset construct, or (after 3.35) the legacy resources themselves.",
+    full: "The generated ruleset (or its import) needs a provider version the constraint or lock does not reach, e.g. importing a cloudflare_ruleset needs 3.29.0: raise the constraint to ~> 3.35. A root that pins or locks a provider after 3.35 while it still holds legacy resources cannot plan or import them: lower the constraint to ~> 3.35. Either way run terraform init -upgrade: 3.35 still has the legacy resources and the whole ruleset.",
     check: "provider versions",
   },
   PROVIDER_CONSTRAINT_MISSING: {
@@ -227,6 +227,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     short: "The service says the zone is in validation mode (both WAFs on).",
     full: "Review Security Events, then finish the migration with pending (cf-waf-migrate api migrate --from REPORT --ledger FILE --finish, or api migrate --zone ZONE_ID --mode pending).",
     check: "service",
+  },
+  RULESET_SKIP_AFTER_EXECUTE: {
+    short: "An existing http_request_firewall_managed ruleset has a skip rule after the execute rules it should skip.",
+    full: "The Ruleset Engine evaluates a phase's rules in order: an execute rule before the skip rule has already run its managed ruleset when the skip matches, so the exception has no effect. Move the skip rule before the execute rules (and put merged skip rules first).",
+    check: "existing rulesets",
   },
 };
 

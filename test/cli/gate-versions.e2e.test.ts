@@ -68,6 +68,37 @@ describe("gate reports the version findings", () => {
     expect(only("PROVIDER_UPGRADE_BLOCKED")).toHaveLength(1);
   });
 
+  // One cause, one finding: a pin or lock already past 3.35 while legacy resources remain is the migration's
+  // precondition failing (PROVIDER_FEATURE_MISSING, lower the constraint); before, the gate also reported
+  // PROVIDER_UPGRADE_BLOCKED at the same line for the same cause.
+  it("pinned or locked past 3.35 with legacy resources (~> 4.20; >= 3.0 locked at 4.19.0; with --target-provider): only PROVIDER_FEATURE_MISSING, carrying the legacy addresses", async () => {
+    for (const [dir, extra] of [
+      [root("~> 4.20", ">= 1.5"), []],
+      [root(">= 3.0", ">= 1.5", "4.19.0"), []],
+      [root("~> 4.20", ">= 1.5"), ["--target-provider", "4.52.8"]],
+    ] as [string, string[]][]) {
+      const { r, only } = await gate(dir, ...extra);
+      expect(r.exitCode).toBe(1);
+      expect(only("PROVIDER_UPGRADE_BLOCKED"), dir).toEqual([]);
+      const missing = only("PROVIDER_FEATURE_MISSING");
+      expect(missing).toHaveLength(1);
+      expect(missing[0]!.message).toContain("exist only up to provider 3.35.0");
+      expect((missing[0] as F & { details: { addresses: string[] } }).details.addresses.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("a constraint that still admits 3.35 but also 4.x (>= 3.30), or a --target-provider 4.x under ~> 3.35: PROVIDER_UPGRADE_BLOCKED alone", async () => {
+    for (const [dir, extra] of [
+      [root(">= 3.30", ">= 1.5"), []],
+      [root("~> 3.35", ">= 1.5"), ["--target-provider", "4.52.8"]],
+    ] as [string, string[]][]) {
+      const { r, only } = await gate(dir, ...extra);
+      expect(r.exitCode).toBe(1);
+      expect(only("PROVIDER_UPGRADE_BLOCKED")).toHaveLength(1);
+      expect(only("PROVIDER_FEATURE_MISSING")).toEqual([]);
+    }
+  });
+
   it("no terraform block at all: the warning at the first legacy resource, import blocks unavailable (version unknown)", async () => {
     const dir = root(null, null);
     rmSync(path.join(dir, "versions.tf"));

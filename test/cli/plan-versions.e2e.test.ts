@@ -122,8 +122,14 @@ describe("plan fits what it writes to the versions the root pins", () => {
       expect(refused[0]).toMatchObject({ severity: "error", ...(v.lock ? { file: ".terraform.lock.hcl", line: 4 } : { file: "versions.tf", line: 7 }) });
       expect(refused[0]!.message).toContain("exist only up to provider 3.35.0");
       expect(report.versions[0].provider.stepsTarget).toEqual(["~> 3.35"]);
-      expect(read("PLAN.md")).toContain("**First: raise the constraint to ~> 3.35 and run terraform init -upgrade");
+      // The pin goes down, not up: PLAN.md, step 0 and ruleset.tf say "lower" and never "raise".
+      const md = read("PLAN.md");
+      expect(md).toContain("**First: lower the constraint to ~> 3.35 (back from a provider after 3.35.0) and run terraform init -upgrade");
+      expect(md).toContain('blocks for provider "~> 3.35" (lower the constraint first)');
+      expect(md).not.toMatch(/raise the constraint/i);
+      expect(report.plan.steps[0].notes[0]).toMatch(/^lower the constraint to ~> 3\.35 .*after 3\.35\.0 and no longer has the legacy resources/);
       const tf = read("ruleset.tf");
+      expect(tf.split("\n")[1]).toContain("# lower the constraint to ~> 3.35");
       expect(tf.split("\n")[0]).toContain("Written for provider ~> 3.35");
       // Block syntax and the zone/ import id, which 3.35 reads (not provider 5's, whatever the pin says).
       expect(tf).toContain("\n  rules {\n");

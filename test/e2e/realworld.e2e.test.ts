@@ -88,6 +88,29 @@ describe("the realistic corpus", { timeout: 300_000 }, () => {
     await expectFinished(t, copy);
   });
 
+  it("count = 0 here (production tfvars) while the state holds x[0]: STATE_CONFIG_DRIFT names it, and migrate.sh and apply remove it from state before its block goes", async () => {
+    const t = tree("realworld-staging-count");
+    for (const via of ["migrate.sh", "apply"] as const) {
+      const copy = await copyTree(t);
+      writeFileSync(path.join(copy.root, "terraform.tfvars"), 'environment = "production"\n');
+      copy.before = snapshot(copy.top);
+      const out = await planArtifacts({ ...t, planWithState: true }, copy);
+      const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8"));
+      const drift = report.findings.filter((f: { code: string }) => f.code === "STATE_CONFIG_DRIFT");
+      expect(drift.map((f: { address: string }) => f.address), via).toEqual(["cloudflare_waf_group.noisy[0]"]);
+      expect(drift[0].message).toContain("would destroy it");
+      expect(report.zones[0].stateRemovals).toContain("cloudflare_waf_group.noisy[0]");
+      if (via === "apply") {
+        copyFileSync(path.join(out, "ruleset.tf"), path.join(copy.root, "cf-waf-migrate-ruleset.tf"));
+        copy.before = snapshot(copy.top);
+      }
+      const r = via === "apply" ? await runApplyCli(t, copy) : await runScript(copy, out);
+      expect(r.code, via + r.stderr).toBe(0);
+      expect(await legacyInState(copy.root)).toEqual([]);
+      await expectFinished(t, copy);
+    }
+  });
+
   it("removed.tf: one removed {} per configured resource, nested module instances folded into one", async () => {
     const t = tree("realworld-nested-modules");
     const copy = await copyTree(t, "none", false);

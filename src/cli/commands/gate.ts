@@ -12,7 +12,7 @@ import { renderHtml } from "../../render/html/index.js";
 import { collectProviderInfo } from "../../terraform/versions/providers.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
-import { estateProviderGate, rootProviderInfo } from "../../estate/gate.js";
+import { estateProviderGate, oneFindingPerProviderCause, rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
@@ -59,14 +59,20 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const gate = estateProviderGate(estate, providers, target);
     // What plan would refuse or warn about for the versions each root pins (issue 21), before anyone runs it.
     const versions = estate.instances.flatMap((inst, i) =>
-      versionFindings(inst.ws, rootProviderInfo(providers, inst.dir), analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset)).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
+      versionFindings(
+        inst.ws,
+        rootProviderInfo(providers, inst.dir),
+        analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset),
+        // A split zone's ruleset is imported in the instance that holds it, not here.
+        analysis.instances[i]!.analysis.zones.filter((z) => !z.zone.rulesetIn).length,
+      ).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
     );
     const report = buildEstateReport({
       version: toolVersion(),
       root: relativeRoot(estate.base),
       instances: estate.instances,
       analysis,
-      extraFindings: [...gate.findings, ...versions],
+      extraFindings: [...oneFindingPerProviderCause(gate.findings, versions), ...versions],
       errors: [...estate.errors, ...providers.errors, ...gate.errors],
     });
     decorate(report);

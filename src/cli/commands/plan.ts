@@ -5,7 +5,9 @@ import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { groupByZone } from "../../core/analyze.js";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
-import type { InputError, Report, Ruleset } from "../../core/model.js";
+import type { Finding, InputError, Report, Ruleset } from "../../core/model.js";
+import { MANAGED_PHASE } from "../../core/mappings.js";
+import { skipAfterExecuteFindings } from "../../core/ruleset-order.js";
 import { analyzeEstateOnline } from "../../estate/online.js";
 import { rootProviderInfo } from "../../estate/gate.js";
 import { buildEstateReport, instanceInputs } from "../../estate/report.js";
@@ -14,7 +16,7 @@ import { instanceOutDirFromRoot, writeEstatePlans } from "../../plan/estate-out-
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { relativeRoot, toolVersion } from "../io.js";
-import { parseFailOn, parsePairs, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
+import { parseFailOn, parsePairs, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
@@ -26,7 +28,6 @@ import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
-import { RAISE_CONSTRAINT_STEP } from "../../core/version-fit.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
 const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
@@ -62,6 +63,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     for (const [zone, id] of Object.entries(rulesetIds)) {
       if (!/^[0-9a-f]{32}$/i.test(id)) throw new CliError(`--ruleset-id ${zone}=${id}: a ruleset id is 32 hexadecimal characters`);
     }
+    // Every usage refusal comes before the first file is written: a bad --format must not follow a written --out-dir.
+    resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv, cwd);
     const run = parseEstateRun(argv);
     const estate = await loadCliEstate(argv, cwd, run);
@@ -133,6 +136,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
       }
       const at = { root: inst.root, workspace: inst.workspace };
+      // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
+      if (argv["from-cf-terraforming"]) plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, path.relative(estate.base, path.resolve(cwd, argv["from-cf-terraforming"]))));
       for (const step of plan.steps) Object.assign(step, at);
       for (const f of plan.findings) Object.assign(f, at);
       errors.push(...plan.errors);
@@ -152,17 +157,20 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     online.decorate(report);
 
     const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: setups[0]!.providerMajor } : null;
-    const first = single?.plan.raiseFirst ? `${RAISE_CONSTRAINT_STEP} (see PROVIDER_FEATURE_MISSING)` : undefined;
+    const first = single?.plan.constraintStep ? `${single.plan.constraintStep} (see PROVIDER_FEATURE_MISSING)` : undefined;
     // Several instances: the shared Markdown report (a summary per zone and instance, then the steps).
     const markdown = single
       ? () =>
           renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
     const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, otherCallers });
-    if (argv["out-dir"] && single) {
+    // Input that could not be read (or a file step 6 cannot edit) makes the plan incomplete: a legacy block
+    // there would be missing from the patch and the script. Such a run exits 2 and writes no artifact at all.
+    const withheld = argv["out-dir"] !== undefined && report.errors.length > 0;
+    if (argv["out-dir"] && single && !withheld) {
       const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
-    } else if (argv["out-dir"]) {
+    } else if (argv["out-dir"] && !withheld) {
       const written = await writeEstatePlans({
         cwd,
         outDir: argv["out-dir"],
@@ -186,13 +194,29 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       output: argv.output,
       title: "plan",
       allowed: FORMATS,
-      renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => script() } : {}) },
+      renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => (withheldScript(report.errors.length), script()) } : {}) },
     });
+    if (withheld) {
+      const n = report.errors.length;
+      process.stderr.write(`cf-waf-migrate: --out-dir: nothing was written to ${argv["out-dir"]}: ${n} input error${n === 1 ? "" : "s"} (above) make${n === 1 ? "s" : ""} the plan incomplete; fix ${n === 1 ? "it" : "them"} and run plan again\n`);
+    }
     const failOn = parseFailOn(argv["fail-on"], "never");
     process.exitCode = exitCodeFor(shown, failOn);
     await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
+
+/** RULESET_SKIP_AFTER_EXECUTE for the extracted rulesets this instance imports into (`names`: zone → resource name). */
+function extractedOrderFindings(extracted: ExtractedRuleset[], names: Record<string, string>, file: string): Finding[] {
+  const zoneOf = new Map(Object.entries(names).map(([zone, name]) => [name, zone]));
+  return extracted
+    .filter((e) => zoneOf.has(e.resourceName))
+    .flatMap((e) => {
+      const address = `cloudflare_ruleset.${e.resourceName}`;
+      const ref = { address, configAddress: address, type: "cloudflare_ruleset", file: file.split(path.sep).join("/"), line: e.line, zoneId: zoneOf.get(e.resourceName)!, inConfig: false, inState: false };
+      return skipAfterExecuteFindings({ ref, kind: "zone", phase: MANAGED_PHASE, name: null, rules: e.rules });
+    });
+}
 
 /** --from-cf-terraforming: which extracted resource serves which zone. */
 function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
@@ -202,6 +226,12 @@ function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Recor
   return names;
 }
 
+
+/** Like --out-dir, `--format shell` gives no migrate.sh for a plan that input errors leave incomplete. */
+function withheldScript(errors: number): void {
+  if (errors === 0) return;
+  throw new CliError(`--format shell: no migrate.sh is printed: ${errors} input error${errors === 1 ? "" : "s"} (above) make${errors === 1 ? "s" : ""} the plan incomplete; fix ${errors === 1 ? "it" : "them"} and run plan again`);
+}
 
 /** `--format shell` prints one migrate.sh, for one root: over several instances, --out-dir writes one each. */
 function refuseShellOverEstate(argv: PlanArgs, instances: number): void {

@@ -1,7 +1,8 @@
 // Step 2 with cf-terraforming: its `generate --resource-type cloudflare_ruleset` output holds every
 // ruleset of the zone; the migration keeps only the `http_request_firewall_managed` one. This finds that
 // resource and returns its block text exactly as generated, with its resource name for the import.
-import type { InputError } from "../../core/model.js";
+import type { ExistingRulesetRule, InputError } from "../../core/model.js";
+import { readRulesetRules } from "../readers/ruleset-zone.js";
 import { MANAGED_PHASE } from "../../core/mappings.js";
 import { parseConfigFile } from "../hcl/parse.js";
 import { expressionText, literalString } from "../config/values.js";
@@ -15,6 +16,9 @@ export interface ExtractedRuleset {
   text: string;
   /** The constructs it uses (`rules.logging.enabled`), for fitting it to the provider versions of steps 1-6. */
   constructs: string[];
+  /** The block's line in the file, and its rules in order (for RULESET_SKIP_AFTER_EXECUTE). */
+  line: number;
+  rules: ExistingRulesetRule[];
 }
 
 /** Construct paths of a parsed resource body: blocks are arrays of objects (hcl2json), attributes values. */
@@ -49,6 +53,8 @@ export async function extractManagedRulesets(file: string, text: string): Promis
       zoneIdExpression: expressionText(b.zone_id),
       text: text.slice(pos.structural.start, pos.structural.end) + "\n",
       constructs: constructsOfBody(b),
+      line: pos.line,
+      rules: readRulesetRules(b.rules),
     });
   }
   if (out.length === 0) {

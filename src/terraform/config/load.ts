@@ -53,6 +53,13 @@ export interface RemovedBlock {
   line: number;
 }
 
+/** A `moved { from = …, to = … }` block: terraform moves the state entry instead of destroying it. */
+export interface MovedBlock {
+  /** The addresses as written, relative to the module (`cloudflare_waf_rule.x[0]`, `module.waf["a"]`). */
+  from: string;
+  to: string | null;
+}
+
 export interface ModuleDir {
   /** Absolute directory. */
   dir: string;
@@ -61,6 +68,8 @@ export interface ModuleDir {
   terraformBlocks: TerraformBlock[];
   /** `removed` blocks (absent in directories built by hand in tests). */
   removed?: RemovedBlock[];
+  /** `moved` blocks (absent when the directory has none). */
+  moved?: MovedBlock[];
   variables: Record<string, { default?: unknown }>;
   locals: Record<string, unknown>;
   errors: InputError[];
@@ -110,6 +119,7 @@ export function selectRelevant(type: string, labels: string[]): boolean {
     case "locals":
     case "terraform":
     case "removed":
+    case "moved":
       return true;
     default:
       return false;
@@ -118,7 +128,7 @@ export function selectRelevant(type: string, labels: string[]): boolean {
 
 /** Blocks read from the other files of a directory that matters. */
 function selectSupporting(type: string): boolean {
-  return type === "module" || type === "variable" || type === "locals" || type === "terraform" || type === "removed";
+  return type === "module" || type === "variable" || type === "locals" || type === "terraform" || type === "removed" || type === "moved";
 }
 
 function selectModules(type: string): boolean {
@@ -316,6 +326,12 @@ function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i:
     if (from === null) return;
     const destroy = objectOf(listOf(body.lifecycle)[0]).destroy;
     (mod.removed ??= []).push({ from, destroy: typeof destroy === "boolean" ? destroy : null, file: f.file, line: lineOf(["removed"], i) });
+  });
+
+  listOf(f.body.moved).forEach((raw) => {
+    const body = objectOf(raw);
+    const from = expressionText(body.from);
+    if (from !== null) (mod.moved ??= []).push({ from, to: expressionText(body.to) });
   });
 
   for (const [name, bodies] of Object.entries(objectOf(f.body.variable))) {

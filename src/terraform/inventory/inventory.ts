@@ -10,6 +10,7 @@ import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, 
 import type { StateInstance, StateRead } from "../state/read.js";
 import { expressionText, literalString } from "../config/values.js";
 import { unresolvedZoneExpression } from "./zone-expression.js";
+import { unconfiguredInstances } from "./configured-instances.js";
 
 interface ConfigEntry {
   resource: ConfigResource;
@@ -50,6 +51,14 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
   const stateLookup = (configAddress: string) => stateByConfig.get(configAddress) ?? [];
   const zones: ZoneLookup = { stateByAddress, stateLookup };
 
+  // State instances of a configured legacy resource that its count/for_each (or its module's) no longer gives.
+  const unconfigured = new Map<string, string>();
+  for (const [configAddress, list] of stateByConfig) {
+    const entry = config.get(configAddress);
+    if (!entry || !LEGACY_WAF_RESOURCE_TYPES.has(entry.resource.type) || entry.resource.mode !== "managed") continue;
+    for (const [address, reason] of unconfiguredInstances(entry.resource, entry.node, list, evaluation)) unconfigured.set(address, reason);
+  }
+
   const out: InventoryResource[] = [];
   const seenAddresses = new Set<string>();
   for (const inst of allInstances) {
@@ -73,6 +82,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
       inState: true,
       attributes: inst.attributes,
       configAttributes: entry?.resource.body ?? null,
+      ...(unconfigured.has(inst.address) ? { unconfigured: unconfigured.get(inst.address)! } : {}),
     });
   }
   for (const entry of config.values()) {

@@ -1,0 +1,83 @@
+// `plan --out-dir` that ends with exit 2 writes no artifact. Before, a tree with a file that could not be
+// parsed (its legacy block then missing from legacy-removal.patch and migrate.sh), an unreadable
+// --config-json, or a --format plan does not have still wrote PLAN.md, ruleset.tf, migrate.sh, the patch and
+// report.json, and only then failed: a half-true migration left on disk next to an error.
+import { cpSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, TESTDATA } from "../support/cli.js";
+import { ESTATE_STATES } from "../support/estate.js";
+import { tempDir } from "../support/workdir.js";
+
+const COUNT = path.join(TESTDATA, "realworld-staging-count");
+const ZONE = "3f1bc18efe333337886cd2d0f6fa0000";
+
+/** The fixture with one more legacy block in a file that does not parse (an edit left half done). */
+function brokenTree(): string {
+  const dir = tempDir("cfwm-refuse-");
+  cpSync(COUNT, dir, { recursive: true });
+  writeFileSync(path.join(dir, "xss.tf"), `resource "cloudflare_waf_rule" "xss" {\n  zone_id = "${ZONE}"\n  rule_id = "100000357"\n  mode    =\n}\n`);
+  return dir;
+}
+
+const written = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }) : []);
+
+describe("plan --out-dir writes nothing when the run exits 2", () => {
+  it("a file that cannot be parsed: the report and the error are printed, no artifact is written", async () => {
+    const tree = brokenTree();
+    const out = path.join(tempDir(), "migration");
+    const r = await runCli(["plan", tree, "--state", path.join(tree, "terraform.tfstate"), "--var", "environment=staging", "--out-dir", out, "--format", "json"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/error: .*xss\.tf:4:\d+: /);
+    expect(r.stderr).toContain(`--out-dir: nothing was written to ${out}: 1 input error (above) makes the plan incomplete`);
+    expect(r.stderr).not.toContain("wrote");
+    expect(written(out)).toEqual([]);
+    // The report still lists everything that could be read.
+    const report = JSON.parse(r.stdout) as { errors: unknown[]; zones: { zoneId: string }[] };
+    expect(report.errors).toHaveLength(1);
+    expect(report.zones.map((z) => z.zoneId)).toEqual([ZONE]);
+  });
+
+  it("--format shell prints no migrate.sh for that tree either", async () => {
+    const tree = brokenTree();
+    const r = await runCli(["plan", tree, "--state", path.join(tree, "terraform.tfstate"), "--var", "environment=staging", "--format", "shell"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("--format shell: no migrate.sh is printed: 1 input error (above) makes the plan incomplete");
+  });
+
+  it("an unreadable --config-json: no artifact", async () => {
+    const out = path.join(tempDir(), "migration");
+    const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--config-json", `${ZONE}=${path.join(tempDir(), "missing.json")}`, "--out-dir", out, "--format", "json"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("missing.json: cannot read");
+    expect(written(out)).toEqual([]);
+  });
+
+  it("a --format plan does not have is refused before --out-dir is written", async () => {
+    const out = path.join(tempDir(), "migration");
+    const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", out, "--format", "sarif"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("--format sarif: not one of");
+    expect(written(out)).toEqual([]);
+  });
+
+  it("an estate with one broken file in one root: no root's migration is written, not even ESTATE.md", async () => {
+    const top = tempDir("cfwm-refuse-estate-");
+    cpSync(path.join(TESTDATA, "estate"), top, { recursive: true });
+    writeFileSync(path.join(top, "live", "prod", "broken.tf"), 'resource "cloudflare_waf_rule" "late" {\n  zone_id = \n}\n');
+    const out = path.join(tempDir(), "estate-plan");
+    const r = await runCli(["plan", ".", ...ESTATE_STATES.flatMap((s) => ["--state", s]), "--quiet", "--out-dir", out, "--format", "json"], { cwd: top });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/error: live\/prod\/broken\.tf:2:\d+: /);
+    expect(r.stderr).toContain("--out-dir: nothing was written");
+    expect(written(out)).toEqual([]);
+  });
+
+  it("the same trees without the error write the whole set (exit 0)", async () => {
+    const out = path.join(tempDir(), "migration");
+    const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", out, "--format", "json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["PLAN.md", "legacy-removal.patch", "migrate.sh", "report.json", "ruleset.tf"]);
+  });
+});
