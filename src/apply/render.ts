@@ -80,7 +80,13 @@ export function renderApplySummary(report: ApplyReport, style: Style = makeStyle
     lines.push("", style.severity("error", "Dry run: nothing was changed, but the rehearsal stopped: the same run with --yes would stop there. Fix that first."));
   } else if (err === null) {
     if (report.dryRun) lines.push("Dry run: nothing was changed. Run the same command with --yes to apply these steps.");
-    else lines.push(style.ok("Done: the legacy WAF resources are migrated and the plan shows no changes."));
+    else if (report.keptBlocks) {
+      // No final plan ran: the kept blocks would show as to be created, so "no changes" would be untrue.
+      lines.push(
+        style.ok("Done for this state: the rulesets are imported and the legacy resources are out of its state."),
+        `The legacy blocks are kept (other states still hold them: ${[...report.keptBlocks.holders, ...report.keptBlocks.unreadable].join("; ")}), so no final plan ran. Migrate those, then run the same command again to delete the blocks; do not \`${report.terraform?.flavor ?? "terraform"} apply\` this root meanwhile (its plan shows the kept blocks to be created).`,
+      );
+    } else lines.push(style.ok("Done: the legacy WAF resources are migrated and the plan shows no changes."));
   } else if (report.exitCode === 2) {
     lines.push(style.severity("error", `✗ Refused, nothing was changed: ${err.message}`));
   } else if (err.step === null) {
