@@ -23,7 +23,7 @@ import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.
 import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
-import { inputRecord } from "../core/null-proto.js";
+import { inputRecord, ownValue } from "../core/null-proto.js";
 
 export interface PreflightInput {
   cli: TerraformCli;
@@ -40,6 +40,8 @@ export interface PreflightInput {
   providerMajor?: 4 | 5;
   /** `--var-file` / `--var`. */
   variables?: VariableArgs;
+  /** The workspace every terraform command runs in: `terraform.workspace` when the state is pulled from it. */
+  workspace?: string;
   /** `--online`: completes the analysis options with the service's rulesets and entry point ids. */
   completeOptions?: (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions>;
 }
@@ -72,6 +74,8 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     cwd,
     readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
     ...(input.variables ? { variables: input.variables } : {}),
+    // The pulled state is that workspace's, and terraform plans the configuration in it.
+    ...(fromPull && input.workspace !== undefined ? { workspace: input.workspace } : {}),
   });
   // apply changes one root's state: over several roots (an estate) it refuses before any change.
   if (ws.tree.roots.length > 1) {
@@ -110,17 +114,26 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const first = analyze(ws.domain, completed);
   // A zone whose root module already has one entry point ruleset resource (copied from `plan --out-dir`'s
   // ruleset.tf, or cf-terraforming's) imports into that resource, whatever its name.
+  // A resource with count or for_each (`count = terraform.workspace == "prod" ? 1 : 0`, one ruleset per
+  // workspace's zone) is imported into its instance (`cloudflare_ruleset.x[0]`): terraform refuses the bare
+  // address ("Configuration for import target does not exist").
+  // (One whose count gives it no instance in this workspace is not in the inventory at all: refused below
+  // as not in the configuration.)
   const names = inputRecord<string>();
+  const instances = inputRecord<string>();
   for (const z of first.zones) {
     const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
-    if (own.length === 1) names[z.zone.zoneId] = own[0]!.ref.configAddress.slice("cloudflare_ruleset.".length);
+    if (own.length !== 1) continue;
+    const ref = own[0]!.ref;
+    names[z.zone.zoneId] = ref.configAddress.slice("cloudflare_ruleset.".length);
+    if (ref.address !== ref.configAddress) instances[z.zone.zoneId] = ref.address;
   }
   const analysis = first.zones.some((z) => names[z.zone.zoneId] !== undefined && names[z.zone.zoneId] !== z.rulesetResourceName)
     ? analyze(ws.domain, { ...completed, rulesetResourceNames: names })
     : first;
 
   const list = await stateList(cli);
-  const migration = await planMigration(ws, analysis, list);
+  const migration = await planMigration(ws, analysis, list, instances);
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
 }
 
@@ -133,7 +146,13 @@ function safeParse(address: string): ReturnType<typeof parseAddress> | null {
 }
 
 /** The imports, removals and edits of this root module, and every refusal that applies. */
-export async function planMigration(ws: Workspace, analysis: AnalysisResult, liveState: readonly string[]): Promise<Migration> {
+export async function planMigration(
+  ws: Workspace,
+  analysis: AnalysisResult,
+  liveState: readonly string[],
+  /** Per zone, the instance address to import into when the ruleset resource has count or for_each. */
+  importInstances: Record<string, string> = {},
+): Promise<Migration> {
   const reasons: string[] = [];
   const inState = new Set(liveState);
 
@@ -161,8 +180,9 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
       continue;
     }
     for (const imp of z.zone.imports) {
-      imports.push({ zoneId, to: imp.to, id: imp.id });
-      if (inState.has(imp.to)) continue;
+      const to = ownValue(importInstances, zoneId) ?? imp.to;
+      imports.push({ zoneId, to, id: imp.id });
+      if (inState.has(to)) continue;
       if (imp.id.includes(RULESET_ID_PLACEHOLDER)) {
         reasons.push(
           `${imp.to}: the entry point ruleset id of zone ${zoneId} is unknown (import id ${imp.id}): pass --ruleset-id ${isLiteralZoneId(zoneId) ? zoneId : "ZONE_ID"}=RULESET_ID; \`cf-waf-migrate api entrypoint --zone ${isLiteralZoneId(zoneId) ? zoneId : "ZONE_ID"}\` prints it`,

@@ -124,6 +124,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       ...(options.variables ? { variables: options.variables } : {}),
       ...(options.completeOptions ? { completeOptions: options.completeOptions } : {}),
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
+      workspace: options.workspace ?? selectedWorkspace(chdir),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };
     if (pre.migration.edits.length > 0 && options.removeSharedBlocks !== true) {
