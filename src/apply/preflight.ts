@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory } from "../core/analyze.js";
-import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
+import { isLiteralZoneId, RULESET_ID_PLACEHOLDER, rulesetImportId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
 import { LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../core/legacy-types.js";
@@ -134,7 +134,33 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
 
   const list = await stateList(cli);
   const migration = await planMigration(ws, analysis, list, instances);
+  migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
+}
+
+/**
+ * A zone whose legacy state entries and blocks are already gone has no zone analysis left, yet its
+ * ruleset may still wait for its import: a run that deferred the import (deferred-import.ts) and stopped
+ * before it. Its one root-module entry point ruleset, in the configuration and not in state, for a zone
+ * --ruleset-id names, is imported all the same.
+ */
+function leftoverImports(ws: Workspace, analysis: AnalysisResult, liveState: readonly string[], rulesetIds: Record<string, string>, providerMajor: 4 | 5): ImportTask[] {
+  const analysed = new Set(analysis.zones.map((z) => z.zone.zoneId));
+  const byZone = new Map<string, string[]>();
+  for (const r of ws.domain.rulesets) {
+    const zoneId = r.ref.zoneId;
+    if (r.phase !== MANAGED_PHASE || !r.ref.inConfig || r.ref.noInstances || r.ref.configAddress.startsWith("module.")) continue;
+    if (zoneId === null || !isLiteralZoneId(zoneId) || analysed.has(zoneId)) continue;
+    byZone.set(zoneId, [...(byZone.get(zoneId) ?? []), r.ref.address]);
+  }
+  const inState = new Set(liveState);
+  const out: ImportTask[] = [];
+  for (const [zoneId, addresses] of byZone) {
+    const rulesetId = ownValue(rulesetIds, zoneId);
+    if (addresses.length !== 1 || rulesetId === undefined || inState.has(addresses[0]!)) continue;
+    out.push({ zoneId, to: addresses[0]!, id: rulesetImportId(zoneId, rulesetId, providerMajor) });
+  }
+  return out;
 }
 
 function safeParse(address: string): ReturnType<typeof parseAddress> | null {

@@ -65,8 +65,9 @@ const indent = (text: string) =>
     .join("\n");
 
 export function renderApplyStep(step: StepRecord, style: Style = makeStyle(false)): string {
-  const mark = step.status === "failed" ? style.severity("error", "✗") : step.status === "would-run" ? "→" : style.ok("✓");
-  const suffix = step.status === "skipped" ? " (nothing to do)" : step.status === "would-run" ? " (would run)" : step.status === "failed" ? " (failed)" : "";
+  const mark = step.status === "failed" ? style.severity("error", "✗") : step.status === "would-run" ? "→" : step.status === "deferred" ? "↷" : style.ok("✓");
+  const suffix =
+    step.status === "skipped" ? " (nothing to do)" : step.status === "would-run" ? " (would run)" : step.status === "failed" ? " (failed)" : step.status === "deferred" ? " (deferred)" : "";
   const lines = [`${mark} ${step.number}. ${step.title}${suffix}`];
   step.commands.forEach((c, i) => lines.push(indent(i < step.ran ? `$ ${c}` : `would run: ${c}`)));
   if (step.detail !== "") lines.push(indent(step.detail));

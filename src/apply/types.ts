@@ -4,7 +4,8 @@ import type { TerraformCli, TerraformFlavor } from "../terraform/runner/index.js
 import type { FileEdit } from "../terraform/edit/legacy-removal.js";
 
 export type StepName = "backup" | "import" | "plan-check" | "state-rm" | "remove-blocks" | "final-plan";
-export type StepStatus = "done" | "skipped" | "would-run" | "failed";
+/** `deferred`: the import failed only on a legacy data source read; it runs again after the blocks are gone (deferred-import.ts). */
+export type StepStatus = "done" | "skipped" | "would-run" | "failed" | "deferred";
 
 /** One import of a zone's entry point ruleset. */
 export interface ImportTask {

@@ -1,0 +1,218 @@
+// A reusable module in the shape public ones have (the package looked up by name through the legacy
+// `data "cloudflare_waf_packages"`, `count` on a feature flag, rules from `for_each` over a map, outputs
+// exposing them with try(x[0], null) and values(x)[*].id), run from its `examples/complete` root, which calls
+// `source = "../../"`. Once the zone is migrated (step 0), the previous WAF's API refuses that data source,
+// and `terraform import` reads every data source of the configuration: the import cannot succeed while the
+// legacy blocks are there. apply defers it: state entries out, blocks out, then the import and its check.
+// Real terraform, the provider double and the simulated API; nothing stubbed.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiServer } from "../../dist/sandbox/index.js";
+import { expectCleanPlan, initAndApply, legacyZone, migrateZones, newHarness, placeRuleset, planMigration, providerBlock, SQLI_RULE, startApi, tool, ZONE_ID, type Root, type TerraformHarness } from "./harness.js";
+
+const MODULE_MAIN = `locals {
+  enabled = var.enabled && contains(var.anomaly_packages, "owasp")
+}
+
+data "cloudflare_waf_packages" "owasp" {
+  count   = local.enabled ? 1 : 0
+  zone_id = var.zone_id
+
+  filter {
+    name = "OWASP ModSecurity Core Rule Set"
+  }
+}
+
+resource "cloudflare_waf_package" "owasp" {
+  count = local.enabled ? 1 : 0
+
+  zone_id     = var.zone_id
+  package_id  = data.cloudflare_waf_packages.owasp[0].packages[0].id
+  sensitivity = var.sensitivity
+  action_mode = var.action_mode
+}
+
+resource "cloudflare_waf_rule" "rules" {
+  for_each = var.rules
+
+  zone_id = var.zone_id
+  rule_id = each.key
+  mode    = each.value
+}
+`;
+
+const MODULE_VARIABLES = `terraform {
+  required_providers {
+    cloudflare = {
+      source = "cloudflare/cloudflare"
+    }
+  }
+}
+
+variable "zone_id" {
+  type = string
+}
+
+variable "enabled" {
+  type    = bool
+  default = true
+}
+
+variable "anomaly_packages" {
+  type    = list(string)
+  default = ["owasp"]
+}
+
+variable "sensitivity" {
+  type = string
+}
+
+variable "action_mode" {
+  type = string
+}
+
+variable "rules" {
+  type    = map(string)
+  default = {}
+}
+`;
+
+const MODULE_OUTPUTS = `output "waf_package" {
+  value = try(cloudflare_waf_package.owasp[0], null)
+}
+
+output "rule_ids" {
+  value = values(cloudflare_waf_rule.rules)[*].id
+}
+
+output "zone_id" {
+  value = var.zone_id
+}
+`;
+
+const EXAMPLE = `module "waf" {
+  source = "../../"
+
+  zone_id     = "${ZONE_ID}"
+  sensitivity = "low"
+  action_mode = "simulate"
+
+  rules = {
+    "${SQLI_RULE}" = "disable"
+  }
+}
+
+output "package" {
+  value = module.waf.waf_package
+}
+
+output "rules" {
+  value = module.waf.rule_ids
+}
+
+output "zone" {
+  value = module.waf.zone_id
+}
+`;
+
+let h: TerraformHarness;
+let root: Root;
+let moduleDir: string;
+let api: ApiServer;
+let rulesetIds: string[];
+
+const stateList = async () => (await root.tf("state", "list")).stdout.trim().split("\n").filter((l) => l !== "");
+const moduleFiles = () => ["main.tf", "outputs.tf", "variables.tf"].map((f) => readFileSync(path.join(moduleDir, f), "utf8"));
+interface Report {
+  exitCode: number;
+  steps: { name: string; status: string; commands: string[]; detail: string }[];
+  rehearsal: { status: string; steps: { name: string; status: string; detail: string }[] } | null;
+}
+
+beforeAll(async () => {
+  h = newHarness(["3.35.0"]);
+  root = h.root("waf-module/examples/complete", { "versions.tf": providerBlock("3.35.0"), "main.tf": EXAMPLE }, [legacyZone()]);
+  moduleDir = path.resolve(root.dir, "../..");
+  mkdirSync(moduleDir, { recursive: true });
+  writeFileSync(path.join(moduleDir, "main.tf"), MODULE_MAIN);
+  writeFileSync(path.join(moduleDir, "variables.tf"), MODULE_VARIABLES);
+  writeFileSync(path.join(moduleDir, "outputs.tf"), MODULE_OUTPUTS);
+  await initAndApply(root);
+  expect(await stateList()).toEqual(["module.waf.data.cloudflare_waf_packages.owasp[0]", "module.waf.cloudflare_waf_package.owasp[0]", `module.waf.cloudflare_waf_rule.rules["${SQLI_RULE}"]`]);
+  const started = await startApi(root);
+  api = started.api;
+  const migrated = await migrateZones(root, started.env, [ZONE_ID], "pending");
+  rulesetIds = migrated.rulesetIds;
+  placeRuleset(root, await planMigration(root, [...migrated.configs, ...rulesetIds]));
+  // The premise: once migrated, terraform cannot read the legacy data source (so `import` cannot either).
+  const planned = await root.tf("plan", "-refresh=false", "-input=false");
+  expect(planned.code).toBe(1);
+  expect(planned.stderr).toContain("data.cloudflare_waf_packages.owasp[0]");
+}, 600_000);
+afterAll(async () => {
+  await api?.close();
+  h?.teardown();
+});
+
+describe("a legacy data source in a module called from examples/complete, zone migrated", () => {
+  it(
+    "the dry run rehearses the deferred import; --yes removes state entries, then blocks, then imports; a second run and a resumed import finish",
+    async () => {
+      const filesBefore = moduleFiles();
+      const stateBefore = await stateList();
+
+      const dry = await tool(root, ["apply", ".", ...rulesetIds, "--format", "json"]);
+      const dryReport = JSON.parse(dry.stdout) as Report;
+      expect(dry.exitCode, dry.stdout + dry.stderr).toBe(0);
+      expect(dryReport.rehearsal!.status).toBe("passed");
+      expect(dryReport.rehearsal!.steps.map((s) => `${s.name}:${s.status}`)).toEqual([
+        "import:deferred",
+        "state-rm:done",
+        "remove-blocks:done",
+        "import:done",
+        "plan-check:done",
+        "final-plan:done",
+      ]);
+      expect(dryReport.rehearsal!.steps[0]!.detail).toContain("refuses module.waf.data.cloudflare_waf_packages.owasp now that the zone is migrated");
+      expect(moduleFiles()).toEqual(filesBefore);
+      expect(await stateList()).toEqual(stateBefore);
+
+      const real = await tool(root, ["apply", ".", ...rulesetIds, "--yes", "--format", "json"]);
+      const report = JSON.parse(real.stdout) as Report;
+      expect(real.exitCode, real.stdout + real.stderr).toBe(0);
+      expect(report.steps.map((s) => `${s.name}:${s.status}`)).toEqual([
+        "backup:done",
+        "import:deferred",
+        "state-rm:done",
+        "remove-blocks:done",
+        "import:done",
+        "plan-check:done",
+        "final-plan:done",
+      ]);
+      const rulesetAddress = report.steps[4]!.commands[0]!.split(" ")[4]!;
+      expect(await stateList()).toEqual([rulesetAddress]);
+      const [main, outputs] = moduleFiles();
+      expect(main).not.toContain("cloudflare_waf");
+      expect(outputs).not.toContain("waf_package");
+      expect(outputs).toContain('output "zone_id"');
+      expect(root.read("main.tf")).not.toContain('output "package"');
+      expect((await root.tf("validate")).code).toBe(0);
+      await expectCleanPlan(root);
+
+      const again = await tool(root, ["apply", ".", ...rulesetIds, "--yes", "--format", "json"]);
+      expect(again.exitCode, again.stdout).toBe(0);
+      expect((JSON.parse(again.stdout) as Report).steps.filter((s) => s.status === "done").map((s) => s.name)).toEqual(["backup", "final-plan"]);
+
+      // A run stopped between the blocks' removal and the import: no legacy piece is left to name the
+      // zone, and the ruleset in the configuration is still imported.
+      expect((await root.tf("state", "rm", rulesetAddress)).code).toBe(0);
+      const resumed = await tool(root, ["apply", ".", ...rulesetIds, "--yes", "--format", "json"]);
+      expect(resumed.exitCode, resumed.stdout).toBe(0);
+      expect((JSON.parse(resumed.stdout) as Report).steps[1]).toMatchObject({ name: "import", status: "done" });
+      expect(await stateList()).toEqual([rulesetAddress]);
+      await expectCleanPlan(root);
+    },
+    900_000,
+  );
+});
