@@ -3,12 +3,15 @@
 // exposing them with try(x[0], null) and values(x)[*].id), run from its `examples/complete` root, which calls
 // `source = "../../"`. Once the zone is migrated (step 0), the previous WAF's API refuses that data source,
 // and `terraform import` reads every data source of the configuration: the import cannot succeed while the
-// legacy blocks are there. apply defers it: state entries out, blocks out, then the import and its check.
-// Real terraform, the provider double and the simulated API; nothing stubbed.
+// legacy blocks are there. apply defers it: state entries out, blocks out, then the import and its check;
+// migrate.sh runs its steps 3 and 4 after step 6 for the same reason. Real terraform, the provider double
+// and the simulated API; nothing stubbed.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiServer } from "../../dist/sandbox/index.js";
+import { runGroup } from "../e2e/helpers.js";
+import { TERRAFORM } from "../sandbox/harness.js";
 import { expectCleanPlan, initAndApply, legacyZone, migrateZones, newHarness, placeRuleset, planMigration, providerBlock, SQLI_RULE, startApi, tool, ZONE_ID, type Root, type TerraformHarness } from "./harness.js";
 
 const MODULE_MAIN = `locals {
@@ -117,41 +120,49 @@ output "zone" {
 `;
 
 let h: TerraformHarness;
-let root: Root;
-let moduleDir: string;
-let api: ApiServer;
-let rulesetIds: string[];
+const apis: ApiServer[] = [];
 
-const stateList = async () => (await root.tf("state", "list")).stdout.trim().split("\n").filter((l) => l !== "");
-const moduleFiles = () => ["main.tf", "outputs.tf", "variables.tf"].map((f) => readFileSync(path.join(moduleDir, f), "utf8"));
+interface Tree {
+  root: Root;
+  moduleDir: string;
+  rulesetIds: string[];
+  planDir: string;
+}
+
+async function legacyTree(name: string): Promise<Tree> {
+  const root = h.root(`${name}/examples/complete`, { "versions.tf": providerBlock("3.35.0"), "main.tf": EXAMPLE }, [legacyZone()]);
+  const moduleDir = path.resolve(root.dir, "../..");
+  mkdirSync(moduleDir, { recursive: true });
+  writeFileSync(path.join(moduleDir, "main.tf"), MODULE_MAIN);
+  writeFileSync(path.join(moduleDir, "variables.tf"), MODULE_VARIABLES);
+  writeFileSync(path.join(moduleDir, "outputs.tf"), MODULE_OUTPUTS);
+  await initAndApply(root);
+  expect(await stateList(root)).toEqual(["module.waf.data.cloudflare_waf_packages.owasp[0]", "module.waf.cloudflare_waf_package.owasp[0]", `module.waf.cloudflare_waf_rule.rules["${SQLI_RULE}"]`]);
+  const started = await startApi(root);
+  apis.push(started.api);
+  const migrated = await migrateZones(root, started.env, [ZONE_ID], "pending");
+  const planDir = await planMigration(root, [...migrated.configs, ...migrated.rulesetIds]);
+  placeRuleset(root, planDir);
+  // The premise: once migrated, terraform cannot read the legacy data source (so `import` cannot either).
+  const planned = await root.tf("plan", "-refresh=false", "-input=false");
+  expect(planned.code).toBe(1);
+  expect(planned.stderr).toContain("data.cloudflare_waf_packages.owasp[0]");
+  return { root, moduleDir, rulesetIds: migrated.rulesetIds, planDir };
+}
+
+const stateList = async (root: Root) => (await root.tf("state", "list")).stdout.trim().split("\n").filter((l) => l !== "");
+const moduleFiles = (t: Tree) => ["main.tf", "outputs.tf", "variables.tf"].map((f) => readFileSync(path.join(t.moduleDir, f), "utf8"));
 interface Report {
   exitCode: number;
   steps: { name: string; status: string; commands: string[]; detail: string }[];
   rehearsal: { status: string; steps: { name: string; status: string; detail: string }[] } | null;
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   h = newHarness(["3.35.0"]);
-  root = h.root("waf-module/examples/complete", { "versions.tf": providerBlock("3.35.0"), "main.tf": EXAMPLE }, [legacyZone()]);
-  moduleDir = path.resolve(root.dir, "../..");
-  mkdirSync(moduleDir, { recursive: true });
-  writeFileSync(path.join(moduleDir, "main.tf"), MODULE_MAIN);
-  writeFileSync(path.join(moduleDir, "variables.tf"), MODULE_VARIABLES);
-  writeFileSync(path.join(moduleDir, "outputs.tf"), MODULE_OUTPUTS);
-  await initAndApply(root);
-  expect(await stateList()).toEqual(["module.waf.data.cloudflare_waf_packages.owasp[0]", "module.waf.cloudflare_waf_package.owasp[0]", `module.waf.cloudflare_waf_rule.rules["${SQLI_RULE}"]`]);
-  const started = await startApi(root);
-  api = started.api;
-  const migrated = await migrateZones(root, started.env, [ZONE_ID], "pending");
-  rulesetIds = migrated.rulesetIds;
-  placeRuleset(root, await planMigration(root, [...migrated.configs, ...rulesetIds]));
-  // The premise: once migrated, terraform cannot read the legacy data source (so `import` cannot either).
-  const planned = await root.tf("plan", "-refresh=false", "-input=false");
-  expect(planned.code).toBe(1);
-  expect(planned.stderr).toContain("data.cloudflare_waf_packages.owasp[0]");
-}, 600_000);
+});
 afterAll(async () => {
-  await api?.close();
+  for (const api of apis) await api.close();
   h?.teardown();
 });
 
@@ -159,8 +170,10 @@ describe("a legacy data source in a module called from examples/complete, zone m
   it(
     "the dry run rehearses the deferred import; --yes removes state entries, then blocks, then imports; a second run and a resumed import finish",
     async () => {
-      const filesBefore = moduleFiles();
-      const stateBefore = await stateList();
+      const tree = await legacyTree("apply");
+      const { root, rulesetIds } = tree;
+      const filesBefore = moduleFiles(tree);
+      const stateBefore = await stateList(root);
 
       const dry = await tool(root, ["apply", ".", ...rulesetIds, "--format", "json"]);
       const dryReport = JSON.parse(dry.stdout) as Report;
@@ -175,8 +188,8 @@ describe("a legacy data source in a module called from examples/complete, zone m
         "final-plan:done",
       ]);
       expect(dryReport.rehearsal!.steps[0]!.detail).toContain("refuses module.waf.data.cloudflare_waf_packages.owasp now that the zone is migrated");
-      expect(moduleFiles()).toEqual(filesBefore);
-      expect(await stateList()).toEqual(stateBefore);
+      expect(moduleFiles(tree)).toEqual(filesBefore);
+      expect(await stateList(root)).toEqual(stateBefore);
 
       const real = await tool(root, ["apply", ".", ...rulesetIds, "--yes", "--format", "json"]);
       const report = JSON.parse(real.stdout) as Report;
@@ -191,8 +204,8 @@ describe("a legacy data source in a module called from examples/complete, zone m
         "final-plan:done",
       ]);
       const rulesetAddress = report.steps[4]!.commands[0]!.split(" ")[4]!;
-      expect(await stateList()).toEqual([rulesetAddress]);
-      const [main, outputs] = moduleFiles();
+      expect(await stateList(root)).toEqual([rulesetAddress]);
+      const [main, outputs] = moduleFiles(tree);
       expect(main).not.toContain("cloudflare_waf");
       expect(outputs).not.toContain("waf_package");
       expect(outputs).toContain('output "zone_id"');
@@ -210,8 +223,31 @@ describe("a legacy data source in a module called from examples/complete, zone m
       const resumed = await tool(root, ["apply", ".", ...rulesetIds, "--yes", "--format", "json"]);
       expect(resumed.exitCode, resumed.stdout).toBe(0);
       expect((JSON.parse(resumed.stdout) as Report).steps[1]).toMatchObject({ name: "import", status: "done" });
-      expect(await stateList()).toEqual([rulesetAddress]);
+      expect(await stateList(root)).toEqual([rulesetAddress]);
       await expectCleanPlan(root);
+    },
+    900_000,
+  );
+
+  it(
+    "migrate.sh --yes: steps 5 and 6, then the import and its plan, then step 7",
+    async () => {
+      const tree = await legacyTree("script");
+      const { root, planDir } = tree;
+      const run = await runGroup("bash", [path.join(planDir, "migrate.sh"), "--yes"], root.dir, { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: h.base, ...root.env, TF: TERRAFORM });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain("The configuration reads legacy data sources (module.waf.data.cloudflare_waf_packages.owasp)");
+      const order = ["5: remove", "6: delete", "3: import", "4: plan", "7: plan again"].map((s) => run.stdout.indexOf(s));
+      expect(order.every((i) => i >= 0), run.stdout).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      expect(await stateList(root)).toEqual([expect.stringMatching(/^cloudflare_ruleset\./)]);
+      expect(moduleFiles(tree)[0]).not.toContain("cloudflare_waf");
+      expect((await root.tf("validate")).code).toBe(0);
+      await expectCleanPlan(root);
+      // A second run finds everything done.
+      const again = await runGroup("bash", [path.join(planDir, "migrate.sh"), "--yes"], root.dir, { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: h.base, ...root.env, TF: TERRAFORM });
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.stdout).toContain("is already in state: skipping the import");
     },
     900_000,
   );
