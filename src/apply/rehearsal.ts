@@ -8,7 +8,7 @@ import { recordingCli, stateList, type TerraformCli } from "../terraform/runner/
 import { StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
-import { AFTER_DEFERRED_IMPORT, deferredImportReason } from "./deferred-import.js";
+import { deferredImportReason, pendingImportError, stepsAfterDeferredImport } from "./deferred-import.js";
 import { planCheckStep } from "./plan-check.js";
 import { makeRehearsalCopy } from "./rehearsal-copy.js";
 import { installedProviders } from "./rehearsal-providers.js";
@@ -103,7 +103,7 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
         if (deferred !== null) {
           r.status = "deferred";
           r.detail = [deferred, ctx.redact(failureDetail(e))].filter((x) => x).join("\n");
-          steps.splice(i + 1, steps.length, ...AFTER_DEFERRED_IMPORT);
+          steps.splice(i + 1, steps.length, ...stepsAfterDeferredImport(rctx));
           continue;
         }
         r.status = "failed";
@@ -114,6 +114,11 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
       } finally {
         r.ran = r.commands.length;
       }
+    }
+    const pending = report.status === "passed" ? pendingImportError(report.steps, rctx) : null;
+    if (pending !== null) {
+      report.status = "failed";
+      report.detail = `the rehearsal stopped with the import still to do: ${pending}`;
     }
     if (report.status === "passed") report.detail = `steps 3-7 ran on a copy of the root with the state as it is now; ${report.steps.at(-1)?.detail ?? ""}`;
     return report;

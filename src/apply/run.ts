@@ -20,7 +20,7 @@ import { backupStep, display } from "./backup.js";
 import { ApplyRefusedError, StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
-import { AFTER_DEFERRED_IMPORT, deferredImportReason } from "./deferred-import.js";
+import { deferredImportReason, pendingImportError, stepsAfterDeferredImport } from "./deferred-import.js";
 import { planCheckStep } from "./plan-check.js";
 import { legacyResourcesOf, preflight, resolveChdir, type PreflightInput } from "./preflight.js";
 import { selectedWorkspace } from "./rehearsal-workspace.js";
@@ -199,7 +199,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       if (deferred !== null) {
         record.status = "deferred";
         record.detail = `${deferred}\n${ctx.redact(failureDetail(e))}`;
-        steps.splice(i + 1, steps.length, ...AFTER_DEFERRED_IMPORT);
+        steps.splice(i + 1, steps.length, ...stepsAfterDeferredImport(ctx));
       } else {
         record.status = "failed";
         record.detail = failureDetail(e);
@@ -210,6 +210,11 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     if (ctx.backupPath) report.backup = display(ctx, ctx.backupPath);
     options.onStep?.(record, report);
     if (record.status === "failed") break;
+  }
+  const pending = report.error === null ? pendingImportError(report.steps, ctx) : null;
+  if (pending !== null) {
+    report.error = { step: "import", message: pending };
+    report.exitCode = 1;
   }
   if (dryRun && report.exitCode === 0 && options.rehearsal !== false) {
     const make = options.createCli ?? ((o) => createTerraformCli(o));

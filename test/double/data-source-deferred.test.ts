@@ -119,6 +119,35 @@ output "zone" {
 }
 `;
 
+/** A module both workspaces of one root call, each for its own zone. */
+const SHARED_MODULE = `terraform {
+  required_providers {
+    cloudflare = {
+      source = "cloudflare/cloudflare"
+    }
+  }
+}
+
+variable "zone_id" {
+  type = string
+}
+
+data "cloudflare_waf_packages" "owasp" {
+  zone_id = var.zone_id
+
+  filter {
+    name = "OWASP ModSecurity Core Rule Set"
+  }
+}
+
+resource "cloudflare_waf_package" "owasp" {
+  zone_id     = var.zone_id
+  package_id  = data.cloudflare_waf_packages.owasp.packages[0].id
+  sensitivity = "low"
+  action_mode = "simulate"
+}
+`;
+
 let h: TerraformHarness;
 const apis: ApiServer[] = [];
 
@@ -248,6 +277,60 @@ describe("a legacy data source in a module called from examples/complete, zone m
       const again = await runGroup("bash", [path.join(planDir, "migrate.sh"), "--yes"], root.dir, { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: h.base, ...root.env, TF: TERRAFORM });
       expect(again.code, again.stdout + again.stderr).toBe(0);
       expect(again.stdout).toContain("is already in state: skipping the import");
+    },
+    900_000,
+  );
+
+  it(
+    "two workspaces share the blocks: each run removes its own entries, the last deletes the blocks and imports, the first imports on its rerun",
+    async () => {
+      const STAGING = "11111111111111111111111111111111";
+      const root = h.root("workspaces", { "versions.tf": providerBlock("3.35.0") }, [legacyZone({ id: STAGING }), legacyZone()]);
+      mkdirSync(path.join(root.dir, "modules/waf"), { recursive: true });
+      root.write("modules/waf/main.tf", SHARED_MODULE);
+      root.write("main.tf", `locals {\n  zone = {\n    staging = "${STAGING}"\n    prod    = "${ZONE_ID}"\n  }[terraform.workspace]\n}\n\nmodule "waf" {\n  source  = "./modules/waf"\n  zone_id = local.zone\n}\n`);
+      expect((await root.tf("init", "-input=false")).code).toBe(0);
+      for (const ws of ["staging", "prod"]) {
+        expect((await root.tf("workspace", "new", ws)).code).toBe(0);
+        const applied = await root.tf("apply", "-auto-approve", "-input=false");
+        expect(applied.code, applied.stderr).toBe(0);
+      }
+      const started = await startApi(root);
+      apis.push(started.api);
+      const migrated = await migrateZones(root, started.env, [STAGING, ZONE_ID], "pending");
+      // One ruleset per workspace's zone, counted on terraform.workspace (the blocks are shared, the zones not).
+      for (const [ws, zone] of [["staging", STAGING], ["prod", ZONE_ID]] as const) {
+        expect((await root.tf("workspace", "select", ws)).code).toBe(0);
+        const dir = await planMigration(root, ["--ruleset-id", `${zone}=${migrated.ids[zone]}`]);
+        root.write(`ruleset-${ws}.tf`, readFileSync(path.join(dir, "ruleset.tf"), "utf8").replace(/^(resource "cloudflare_ruleset" "[^"]+" \{\n)/m, `$1  count = terraform.workspace == "${ws}" ? 1 : 0\n\n`));
+      }
+      const run = async (ws: string) => {
+        const r = await tool(root, ["apply", ".", ...migrated.rulesetIds, "--workspace", ws, "--yes", "--format", "json"]);
+        return { code: r.exitCode, report: JSON.parse(r.stdout) as Report & { error: { step: string; message: string } | null } };
+      };
+      const list = async (ws: string) => (await h.run(root.dir, ["state", "list"], { ...root.env, TF_WORKSPACE: ws })).stdout.trim();
+
+      const first = await run("staging");
+      expect(first.code).toBe(1);
+      expect(first.report.steps.map((s) => `${s.name}:${s.status}`)).toEqual(["backup:done", "import:deferred", "state-rm:done", "remove-blocks:skipped"]);
+      expect(first.report.error?.message).toContain("the import of the rulesets waits until the legacy blocks are deleted");
+      expect(await list("staging")).toBe("");
+      expect(root.read("modules/waf/main.tf")).toContain("cloudflare_waf_package");
+
+      const second = await run("prod");
+      expect(second.code, JSON.stringify(second.report.error)).toBe(0);
+      expect(second.report.steps.map((s) => `${s.name}:${s.status}`)).toEqual(["backup:done", "import:deferred", "state-rm:done", "remove-blocks:done", "import:done", "plan-check:done", "final-plan:done"]);
+      expect(root.read("modules/waf/main.tf")).not.toContain("cloudflare_waf");
+
+      const third = await run("staging");
+      expect(third.code, JSON.stringify(third.report.error)).toBe(0);
+      expect(third.report.steps[1]).toMatchObject({ name: "import", status: "done" });
+      expect(await list("staging")).toMatch(/^cloudflare_ruleset\.[a-z0-9_]+\[0\]$/);
+      expect(await list("prod")).toMatch(/^cloudflare_ruleset\.[a-z0-9_]+\[0\]$/);
+      for (const ws of ["staging", "prod"]) {
+        expect((await root.tf("workspace", "select", ws)).code).toBe(0);
+        await expectCleanPlan(root);
+      }
     },
     900_000,
   );
