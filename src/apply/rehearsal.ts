@@ -118,6 +118,7 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
     const pending = report.status === "passed" ? pendingImportError(report.steps, rctx) : null;
     if (pending !== null) {
       report.status = "failed";
+      report.importWaits = true;
       report.detail = `the rehearsal stopped with the import still to do: ${pending}`;
     }
     if (report.status === "passed") report.detail = `steps 3-7 ran on a copy of the root with the state as it is now; ${report.steps.at(-1)?.detail ?? ""}`;

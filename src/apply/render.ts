@@ -21,6 +21,7 @@ export function applyJson(report: ApplyReport): Record<string, unknown> {
           detail: report.rehearsal.detail,
           setup: report.rehearsal.setup,
           steps: report.rehearsal.steps.map((s) => ({ number: s.number, name: s.name, title: s.title, status: s.status, commands: s.commands, detail: s.detail })),
+          ...(report.rehearsal.importWaits ? { importWaits: true } : {}),
         }
       : null,
     ...(report.keptBlocks ? { keptBlocks: report.keptBlocks } : {}),
@@ -77,7 +78,12 @@ export function renderApplyStep(step: StepRecord, style: Style = makeStyle(false
 export function renderApplySummary(report: ApplyReport, style: Style = makeStyle(false)): string {
   const lines: string[] = [renderRehearsal(report, style).trimEnd()];
   const err = report.error;
-  if (err === null && report.rehearsal?.status === "failed") {
+  if (err === null && report.rehearsal?.importWaits) {
+    lines.push(
+      "",
+      "Dry run: nothing was changed. With --yes this state's legacy entries leave its state, and the run stops there (exit 1): the import waits until the legacy blocks, kept for other states, are deleted. Run it in each state that shares them; the last deletes the blocks and imports, the others import when run again.",
+    );
+  } else if (err === null && report.rehearsal?.status === "failed") {
     lines.push("", style.severity("error", "Dry run: nothing was changed, but the rehearsal stopped: the same run with --yes would stop there. Fix that first."));
   } else if (err === null) {
     if (report.dryRun) lines.push("Dry run: nothing was changed. Run the same command with --yes to apply these steps.");

@@ -108,6 +108,8 @@ export interface RehearsalReport {
   setup: string[];
   /** Steps 3-7 as they ran on the copy. */
   steps: StepRecord[];
+  /** Set when it stopped only because the deferred import waits for blocks kept for other states (deferred-import.ts). */
+  importWaits?: boolean;
 }
 
 export interface ApplyReport {

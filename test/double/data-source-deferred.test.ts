@@ -310,6 +310,13 @@ describe("a legacy data source in a module called from examples/complete, zone m
       };
       const list = async (ws: string) => (await h.run(root.dir, ["state", "list"], { ...root.env, TF_WORKSPACE: ws })).stdout.trim();
 
+      // The dry run says what --yes will do here, rather than "fix that first".
+      const dry = await tool(root, ["apply", ".", ...migrated.rulesetIds, "--workspace", "staging", "--format", "text"]);
+      expect(dry.exitCode).toBe(1);
+      expect(dry.stdout).toContain("Dry run: nothing was changed. With --yes this state's legacy entries leave its state, and the run stops there (exit 1)");
+      expect(dry.stdout).not.toContain("Fix that first");
+      expect(await list("staging")).toContain("cloudflare_waf_package");
+
       const first = await run("staging");
       expect(first.code).toBe(1);
       expect(first.report.steps.map((s) => `${s.name}:${s.status}`)).toEqual(["backup:done", "import:deferred", "state-rm:done", "remove-blocks:skipped"]);
