@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory } from "../core/analyze.js";
-import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
+import { isLiteralZoneId, RULESET_ID_PLACEHOLDER, rulesetImportId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Ruleset, ZonePlan } from "../core/model.js";
 import { LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../core/legacy-types.js";
@@ -23,7 +23,7 @@ import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.
 import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { ImportTask, Migration } from "./types.js";
-import { inputRecord } from "../core/null-proto.js";
+import { inputRecord, ownValue } from "../core/null-proto.js";
 
 export interface PreflightInput {
   cli: TerraformCli;
@@ -40,6 +40,8 @@ export interface PreflightInput {
   providerMajor?: 4 | 5;
   /** `--var-file` / `--var`. */
   variables?: VariableArgs;
+  /** The workspace every terraform command runs in: `terraform.workspace` when the state is pulled from it. */
+  workspace?: string;
   /** `--online`: completes the analysis options with the service's rulesets and entry point ids. */
   completeOptions?: (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions>;
 }
@@ -72,6 +74,8 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     cwd,
     readStdin: fromPull ? async () => Buffer.from(pulled.text, "utf8") : input.readStdin,
     ...(input.variables ? { variables: input.variables } : {}),
+    // The pulled state is that workspace's, and terraform plans the configuration in it.
+    ...(fromPull && input.workspace !== undefined ? { workspace: input.workspace } : {}),
   });
   // apply changes one root's state: over several roots (an estate) it refuses before any change.
   if (ws.tree.roots.length > 1) {
@@ -110,18 +114,53 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const first = analyze(ws.domain, completed);
   // A zone whose root module already has one entry point ruleset resource (copied from `plan --out-dir`'s
   // ruleset.tf, or cf-terraforming's) imports into that resource, whatever its name.
+  // A resource with count or for_each (`count = terraform.workspace == "prod" ? 1 : 0`, one ruleset per
+  // workspace's zone) is imported into its instance (`cloudflare_ruleset.x[0]`): terraform refuses the bare
+  // address ("Configuration for import target does not exist").
+  // (One whose count gives it no instance in this workspace is not in the inventory at all: refused below
+  // as not in the configuration.)
   const names = inputRecord<string>();
+  const instances = inputRecord<string>();
   for (const z of first.zones) {
     const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
-    if (own.length === 1) names[z.zone.zoneId] = own[0]!.ref.configAddress.slice("cloudflare_ruleset.".length);
+    if (own.length !== 1) continue;
+    const ref = own[0]!.ref;
+    names[z.zone.zoneId] = ref.configAddress.slice("cloudflare_ruleset.".length);
+    if (ref.address !== ref.configAddress) instances[z.zone.zoneId] = ref.address;
   }
   const analysis = first.zones.some((z) => names[z.zone.zoneId] !== undefined && names[z.zone.zoneId] !== z.rulesetResourceName)
     ? analyze(ws.domain, { ...completed, rulesetResourceNames: names })
     : first;
 
   const list = await stateList(cli);
-  const migration = await planMigration(ws, analysis, list);
+  const migration = await planMigration(ws, analysis, list, instances);
+  migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
+}
+
+/**
+ * A zone whose legacy state entries and blocks are already gone has no zone analysis left, yet its
+ * ruleset may still wait for its import: a run that deferred the import (deferred-import.ts) and stopped
+ * before it. Its one root-module entry point ruleset, in the configuration and not in state, for a zone
+ * --ruleset-id names, is imported all the same.
+ */
+function leftoverImports(ws: Workspace, analysis: AnalysisResult, liveState: readonly string[], rulesetIds: Record<string, string>, providerMajor: 4 | 5): ImportTask[] {
+  const analysed = new Set(analysis.zones.map((z) => z.zone.zoneId));
+  const byZone = new Map<string, string[]>();
+  for (const r of ws.domain.rulesets) {
+    const zoneId = r.ref.zoneId;
+    if (r.phase !== MANAGED_PHASE || !r.ref.inConfig || r.ref.noInstances || r.ref.configAddress.startsWith("module.")) continue;
+    if (zoneId === null || !isLiteralZoneId(zoneId) || analysed.has(zoneId)) continue;
+    byZone.set(zoneId, [...(byZone.get(zoneId) ?? []), r.ref.address]);
+  }
+  const inState = new Set(liveState);
+  const out: ImportTask[] = [];
+  for (const [zoneId, addresses] of byZone) {
+    const rulesetId = ownValue(rulesetIds, zoneId);
+    if (addresses.length !== 1 || rulesetId === undefined || inState.has(addresses[0]!)) continue;
+    out.push({ zoneId, to: addresses[0]!, id: rulesetImportId(zoneId, rulesetId, providerMajor) });
+  }
+  return out;
 }
 
 function safeParse(address: string): ReturnType<typeof parseAddress> | null {
@@ -133,7 +172,13 @@ function safeParse(address: string): ReturnType<typeof parseAddress> | null {
 }
 
 /** The imports, removals and edits of this root module, and every refusal that applies. */
-export async function planMigration(ws: Workspace, analysis: AnalysisResult, liveState: readonly string[]): Promise<Migration> {
+export async function planMigration(
+  ws: Workspace,
+  analysis: AnalysisResult,
+  liveState: readonly string[],
+  /** Per zone, the instance address to import into when the ruleset resource has count or for_each. */
+  importInstances: Record<string, string> = {},
+): Promise<Migration> {
   const reasons: string[] = [];
   const inState = new Set(liveState);
 
@@ -161,8 +206,9 @@ export async function planMigration(ws: Workspace, analysis: AnalysisResult, liv
       continue;
     }
     for (const imp of z.zone.imports) {
-      imports.push({ zoneId, to: imp.to, id: imp.id });
-      if (inState.has(imp.to)) continue;
+      const to = ownValue(importInstances, zoneId) ?? imp.to;
+      imports.push({ zoneId, to, id: imp.id });
+      if (inState.has(to)) continue;
       if (imp.id.includes(RULESET_ID_PLACEHOLDER)) {
         reasons.push(
           `${imp.to}: the entry point ruleset id of zone ${zoneId} is unknown (import id ${imp.id}): pass --ruleset-id ${isLiteralZoneId(zoneId) ? zoneId : "ZONE_ID"}=RULESET_ID; \`cf-waf-migrate api entrypoint --zone ${isLiteralZoneId(zoneId) ? zoneId : "ZONE_ID"}\` prints it`,

@@ -8,6 +8,7 @@ import { recordingCli, stateList, type TerraformCli } from "../terraform/runner/
 import { StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
+import { deferredImportReason, pendingImportError, stepsAfterDeferredImport } from "./deferred-import.js";
 import { planCheckStep } from "./plan-check.js";
 import { makeRehearsalCopy } from "./rehearsal-copy.js";
 import { installedProviders } from "./rehearsal-providers.js";
@@ -81,7 +82,9 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
       stateList: await stateList(cli),
       migration: { ...ctx.migration, edits: ctx.migration.edits.map((e) => ({ ...e, absolute: copy.map(e.absolute) })) },
     };
-    for (const step of REHEARSAL_STEPS) {
+    const steps = [...REHEARSAL_STEPS];
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
       const r = record(step);
       report.steps.push(r);
       sink = r.commands;
@@ -96,6 +99,13 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
           r.detail = outcome.detail;
         }
       } catch (e) {
+        const deferred = step === importStep && !steps.slice(0, i).includes(importStep) ? deferredImportReason(e, rctx) : null;
+        if (deferred !== null) {
+          r.status = "deferred";
+          r.detail = [deferred, ctx.redact(failureDetail(e))].filter((x) => x).join("\n");
+          steps.splice(i + 1, steps.length, ...stepsAfterDeferredImport(rctx));
+          continue;
+        }
         r.status = "failed";
         r.detail = [(e as Error).message, failureDetail(e)].filter((x) => x).join("\n");
         report.status = "failed";
@@ -104,6 +114,12 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
       } finally {
         r.ran = r.commands.length;
       }
+    }
+    const pending = report.status === "passed" ? pendingImportError(report.steps, rctx) : null;
+    if (pending !== null) {
+      report.status = "failed";
+      report.importWaits = true;
+      report.detail = `the rehearsal stopped with the import still to do: ${pending}`;
     }
     if (report.status === "passed") report.detail = `steps 3-7 ran on a copy of the root with the state as it is now; ${report.steps.at(-1)?.detail ?? ""}`;
     return report;

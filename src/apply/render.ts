@@ -21,6 +21,7 @@ export function applyJson(report: ApplyReport): Record<string, unknown> {
           detail: report.rehearsal.detail,
           setup: report.rehearsal.setup,
           steps: report.rehearsal.steps.map((s) => ({ number: s.number, name: s.name, title: s.title, status: s.status, commands: s.commands, detail: s.detail })),
+          ...(report.rehearsal.importWaits ? { importWaits: true } : {}),
         }
       : null,
     ...(report.keptBlocks ? { keptBlocks: report.keptBlocks } : {}),
@@ -65,8 +66,9 @@ const indent = (text: string) =>
     .join("\n");
 
 export function renderApplyStep(step: StepRecord, style: Style = makeStyle(false)): string {
-  const mark = step.status === "failed" ? style.severity("error", "✗") : step.status === "would-run" ? "→" : style.ok("✓");
-  const suffix = step.status === "skipped" ? " (nothing to do)" : step.status === "would-run" ? " (would run)" : step.status === "failed" ? " (failed)" : "";
+  const mark = step.status === "failed" ? style.severity("error", "✗") : step.status === "would-run" ? "→" : step.status === "deferred" ? "↷" : style.ok("✓");
+  const suffix =
+    step.status === "skipped" ? " (nothing to do)" : step.status === "would-run" ? " (would run)" : step.status === "failed" ? " (failed)" : step.status === "deferred" ? " (deferred)" : "";
   const lines = [`${mark} ${step.number}. ${step.title}${suffix}`];
   step.commands.forEach((c, i) => lines.push(indent(i < step.ran ? `$ ${c}` : `would run: ${c}`)));
   if (step.detail !== "") lines.push(indent(step.detail));
@@ -76,11 +78,22 @@ export function renderApplyStep(step: StepRecord, style: Style = makeStyle(false
 export function renderApplySummary(report: ApplyReport, style: Style = makeStyle(false)): string {
   const lines: string[] = [renderRehearsal(report, style).trimEnd()];
   const err = report.error;
-  if (err === null && report.rehearsal?.status === "failed") {
+  if (err === null && report.rehearsal?.importWaits) {
+    lines.push(
+      "",
+      "Dry run: nothing was changed. With --yes this state's legacy entries leave its state, and the run stops there (exit 1): the import waits until the legacy blocks, kept for other states, are deleted. Run it in each state that shares them; the last deletes the blocks and imports, the others import when run again.",
+    );
+  } else if (err === null && report.rehearsal?.status === "failed") {
     lines.push("", style.severity("error", "Dry run: nothing was changed, but the rehearsal stopped: the same run with --yes would stop there. Fix that first."));
   } else if (err === null) {
     if (report.dryRun) lines.push("Dry run: nothing was changed. Run the same command with --yes to apply these steps.");
-    else lines.push(style.ok("Done: the legacy WAF resources are migrated and the plan shows no changes."));
+    else if (report.keptBlocks) {
+      // No final plan ran: the kept blocks would show as to be created, so "no changes" would be untrue.
+      lines.push(
+        style.ok("Done for this state: the rulesets are imported and the legacy resources are out of its state."),
+        `The legacy blocks are kept (other states still hold them: ${[...report.keptBlocks.holders, ...report.keptBlocks.unreadable].join("; ")}), so no final plan ran. Migrate those, then run the same command again to delete the blocks; do not \`${report.terraform?.flavor ?? "terraform"} apply\` this root meanwhile (its plan shows the kept blocks to be created).`,
+      );
+    } else lines.push(style.ok("Done: the legacy WAF resources are migrated and the plan shows no changes."));
   } else if (report.exitCode === 2) {
     lines.push(style.severity("error", `✗ Refused, nothing was changed: ${err.message}`));
   } else if (err.step === null) {

@@ -20,6 +20,7 @@ import { backupStep, display } from "./backup.js";
 import { ApplyRefusedError, StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
+import { deferredImportReason, pendingImportError, stepsAfterDeferredImport } from "./deferred-import.js";
 import { planCheckStep } from "./plan-check.js";
 import { legacyResourcesOf, preflight, resolveChdir, type PreflightInput } from "./preflight.js";
 import { selectedWorkspace } from "./rehearsal-workspace.js";
@@ -124,6 +125,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       ...(options.variables ? { variables: options.variables } : {}),
       ...(options.completeOptions ? { completeOptions: options.completeOptions } : {}),
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
+      workspace: options.workspace ?? selectedWorkspace(chdir),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };
     if (pre.migration.edits.length > 0 && options.removeSharedBlocks !== true) {
@@ -172,7 +174,9 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
   }
   options.onPreflight?.(report);
 
-  for (const step of APPLY_STEPS) {
+  const steps = [...APPLY_STEPS];
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
     const record: StepRecord = { number: step.number, name: step.name, title: step.title, status: "done", commands: [], ran: 0, detail: "" };
     sink = record.commands;
     report.steps.push(record);
@@ -190,15 +194,27 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
         record.commands.push(...(outcome.wouldRun ?? []));
       }
     } catch (e) {
-      record.status = "failed";
       record.ran = record.commands.length;
-      record.detail = failureDetail(e);
-      report.error = { step: step.name, message: (e as Error).message };
-      report.exitCode = 1;
+      const deferred = step === importStep && !steps.slice(0, i).includes(importStep) ? deferredImportReason(e, ctx) : null;
+      if (deferred !== null) {
+        record.status = "deferred";
+        record.detail = `${deferred}\n${ctx.redact(failureDetail(e))}`;
+        steps.splice(i + 1, steps.length, ...stepsAfterDeferredImport(ctx));
+      } else {
+        record.status = "failed";
+        record.detail = failureDetail(e);
+        report.error = { step: step.name, message: (e as Error).message };
+        report.exitCode = 1;
+      }
     }
     if (ctx.backupPath) report.backup = display(ctx, ctx.backupPath);
     options.onStep?.(record, report);
     if (record.status === "failed") break;
+  }
+  const pending = report.error === null ? pendingImportError(report.steps, ctx) : null;
+  if (pending !== null) {
+    report.error = { step: "import", message: pending };
+    report.exitCode = 1;
   }
   if (dryRun && report.exitCode === 0 && options.rehearsal !== false) {
     const make = options.createCli ?? ((o) => createTerraformCli(o));

@@ -4,7 +4,8 @@ import type { TerraformCli, TerraformFlavor } from "../terraform/runner/index.js
 import type { FileEdit } from "../terraform/edit/legacy-removal.js";
 
 export type StepName = "backup" | "import" | "plan-check" | "state-rm" | "remove-blocks" | "final-plan";
-export type StepStatus = "done" | "skipped" | "would-run" | "failed";
+/** `deferred`: the import failed only on a legacy data source read; it runs again after the blocks are gone (deferred-import.ts). */
+export type StepStatus = "done" | "skipped" | "would-run" | "failed" | "deferred";
 
 /** One import of a zone's entry point ruleset. */
 export interface ImportTask {
@@ -107,6 +108,8 @@ export interface RehearsalReport {
   setup: string[];
   /** Steps 3-7 as they ran on the copy. */
   steps: StepRecord[];
+  /** Set when it stopped only because the deferred import waits for blocks kept for other states (deferred-import.ts). */
+  importWaits?: boolean;
 }
 
 export interface ApplyReport {

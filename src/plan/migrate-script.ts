@@ -217,24 +217,42 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('confirm "Are all of these zones migrated?"');
   w();
 
-  w('step "3: import the entry point ruleset"');
-  for (const imp of imports) {
-    if (imp.id.includes(RULESET_ID_PLACEHOLDER) || imp.id.includes("${")) {
-      w(`echo ${shellQuote(`migrate.sh: the import id ${importIdForText(imp.id, zoneOf(imp.to))} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and --state, so the zone id is read from state)`)} >&2`);
-      w("exit 1");
-      continue;
+  // Steps 3 and 4. `terraform import` (and the untargeted plan) read every data source of the
+  // configuration, and the previous WAF's API refuses the legacy ones once the zone is migrated: with such
+  // a data source among the blocks step 6 deletes, they run after step 6 (state entries still leave before
+  // blocks; only the import moves), as `cf-waf-migrate apply` does (src/apply/deferred-import.ts).
+  const importAndCheck = () => {
+    w('step "3: import the entry point ruleset"');
+    for (const imp of imports) {
+      if (imp.id.includes(RULESET_ID_PLACEHOLDER) || imp.id.includes("${")) {
+        w(`echo ${shellQuote(`migrate.sh: the import id ${importIdForText(imp.id, zoneOf(imp.to))} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and --state, so the zone id is read from state)`)} >&2`);
+        w("exit 1");
+        continue;
+      }
+      w(`if in_state ${shellQuote(imp.to)}; then`);
+      w(`  echo ${shellQuote(`${imp.to} is already in state: skipping the import`)}`);
+      w("else");
+      w(`  "$TF" import ${shellQuote(imp.to)} ${shellQuote(imp.id)}`);
+      w("fi");
     }
-    w(`if in_state ${shellQuote(imp.to)}; then`);
-    w(`  echo ${shellQuote(`${imp.to} is already in state: skipping the import`)}`);
-    w("else");
-    w(`  "$TF" import ${shellQuote(imp.to)} ${shellQuote(imp.id)}`);
-    w("fi");
-  }
-  w();
+    w();
 
-  w('step "4: plan (the new ruleset is tracked; no refresh of retired legacy resources)"');
-  w('"$TF" plan -refresh=false');
-  w();
+    w('step "4: plan (the new ruleset is tracked; no refresh of retired legacy resources)"');
+    w('"$TF" plan -refresh=false');
+    w();
+  };
+  const legacyData = input.legacyPatch ? input.legacyResources.filter(isLegacyDataResource) : [];
+  if (legacyData.length === 0) importAndCheck();
+  else {
+    // An incomplete import id stops the script here, before step 5 changes anything.
+    for (const imp of imports) {
+      if (!imp.id.includes(RULESET_ID_PLACEHOLDER) && !imp.id.includes("${")) continue;
+      w(`echo ${shellQuote(`migrate.sh: the import id ${importIdForText(imp.id, zoneOf(imp.to))} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and --state, so the zone id is read from state). Nothing was changed`)} >&2`);
+      w("exit 1");
+    }
+    w(`echo ${shellQuote(`The configuration reads legacy data sources (${legacyData.join(", ")}): terraform import reads every data source, and the previous WAF's API refuses them once the zone is migrated, so the import (step 3) and its plan (step 4) run after step 6 here.`)}`);
+    w();
+  }
 
   w('step "5: remove every instance of the legacy resources from state"');
   w("find_legacy_in_state");
@@ -336,6 +354,8 @@ export function renderMigrateScript(input: ScriptInput): string {
   }
   w();
 
+  if (legacyData.length > 0) importAndCheck();
+
   w('step "7: plan again, expecting no changes"');
   w("set +e");
   w('PLAN_OUT="$("$TF" plan -detailed-exitcode -refresh=false)"');
@@ -353,6 +373,11 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  *) echo "migrate.sh: terraform plan failed (exit $rc)" >&2; exit "$rc" ;;');
   w("esac");
   return lines.join("\n") + "\n";
+}
+
+/** A legacy data source's resource address (`module.waf.data.cloudflare_waf_packages.owasp`). */
+function isLegacyDataResource(address: string): boolean {
+  return /(^|\.)data\.cloudflare_waf_(packages|groups|rules)\.[^.]+$/.test(address);
 }
 
 function joinDir(dir: string, p: string): string {

@@ -135,6 +135,13 @@ function step3Import(input: PlanInput): PlanStep {
   if (commands.length === 0) notes.push("nothing to import here: no zone of this plan has its entry point ruleset imported in this root");
   else if (input.importBlocks && !input.importBlocks.offered) notes.push(`no import {} blocks: ${input.importBlocks.reason}`);
   else notes.push(`or, with Terraform 1.5+, the import {} blocks in ${input.artifacts.imports} (root module only: an import {} block cannot target a resource inside a module)`);
+  // `terraform import` and an untargeted plan read every data source; the retired API refuses the legacy ones.
+  const legacyData = input.legacyBlockFiles.length > 0 ? input.legacyResources.filter((r) => /(^|\.)data\.cloudflare_waf_(packages|groups|rules)\.[^.]+$/.test(r)) : [];
+  if (legacyData.length > 0) {
+    notes.push(
+      `the configuration reads legacy data sources (${legacyData.join(", ")}): terraform import and the plan of step 4 read every data source, and the previous WAF's API refuses these once the zone is migrated, so do steps 5 and 6 first, then 3, 4 and 7 (migrate.sh and cf-waf-migrate apply do); state entries still leave before their blocks`,
+    );
+  }
   return { number: 3, title: "Import the entry point ruleset into state", commands, notes };
 }
 

@@ -55,6 +55,18 @@ describe("apply keeps legacy blocks other states still hold", () => {
     expect(readFileSync(path.join(work.dir, "modules/waf/main.tf"), "utf8")).not.toMatch(/cloudflare_waf_/);
   });
 
+  it("the text summary of a run that kept the blocks does not claim a clean final plan (none ran)", async () => {
+    const work = await prepareWork();
+    const staging = path.join(work.dir, "terraform.tfstate.d", "staging");
+    mkdirSync(staging, { recursive: true });
+    cpSync(path.join(work.dir, "terraform.tfstate"), path.join(staging, "terraform.tfstate"));
+    const r = await runCli(["apply", ...IDS, "--yes", "--format", "text"], { cwd: work.dir, env: envFor(work) });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain("the plan shows no changes");
+    expect(r.stdout).toContain("Done for this state: the rulesets are imported and the legacy resources are out of its state.");
+    expect(r.stdout).toMatch(/The legacy blocks are kept \(other states still hold them: \. \(workspace staging\): \d+ legacy instances \(.*\), so no final plan ran\. Migrate those, then run the same command again/);
+  });
+
   it("another root calling the module: kept while its state holds legacy instances; --remove-shared-blocks overrides", async () => {
     const work = await prepareWork();
     // One repository: this root under app/, and edge/ calling app's module with its own state.

@@ -253,6 +253,29 @@ describe("cf-waf-migrate apply", () => {
     expect(calls(work).some((c) => c[0] === "import")).toBe(false);
   });
 
+  it("a ruleset with count on terraform.workspace (one per workspace's zone) is imported into its instance, in the workspace apply runs in", async () => {
+    const work = await prepareWork();
+    const file = path.join(work.dir, "ruleset.tf");
+    const counted = (ws: string) => readFileSync(file, "utf8").replace(/^(resource "cloudflare_ruleset" "[^"]+" \{\n)/gm, `$1  count = terraform.workspace == "${ws}" ? 1 : 0\n\n`);
+    const original = readFileSync(file, "utf8");
+    writeFileSync(file, counted("default"));
+    const r = await applyJson(work, [...IDS, "--yes"]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(calls(work).filter((c) => c[0] === "import")).toEqual([
+      ["import", "-input=false", "-no-color", `${SHOP_RULESET}[0]`, `zone/${SHOP}/${SHOP_RS}`],
+      ["import", "-input=false", "-no-color", `${BLOG_RULESET}[0]`, `zone/${BLOG}/${BLOG_RS}`],
+    ]);
+    expect(calls(work).find((c) => c[0] === "plan")).toContain(`-target=${SHOP_RULESET}[0]`);
+
+    // Meant for another workspace: no instance here, nothing to import into; refused before any change.
+    const other = await prepareWork();
+    writeFileSync(path.join(other.dir, "ruleset.tf"), original.replace(/^(resource "cloudflare_ruleset" "[^"]+" \{\n)/gm, '$1  count = terraform.workspace == "prod" ? 1 : 0\n\n'));
+    const refused = await apply(other, [...IDS, "--yes"]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`${SHOP_RULESET} is not in the configuration`);
+    expect(calls(other).some((c) => c[0] === "import" || (c[0] === "state" && c[1] === "rm"))).toBe(false);
+  });
+
   it("the plan check stops on changes (exit 1, nothing removed) unless --accept-changes; final plan exit 2 → exit 1", async () => {
     const work = await prepareWork();
     const before = snapshot(work.dir);

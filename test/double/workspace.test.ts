@@ -1,7 +1,8 @@
 // A root whose state lives in a non-default workspace ("prod", selected with `terraform workspace new`, so
 // in the data directory's environment file) and whose configuration branches on terraform.workspace. The dry
 // run's rehearsal must plan its copy in that same workspace (in "default" the filter's count would be 0 and
-// the final plan would destroy it), then apply --yes migrates for real and the plan is clean.
+// the final plan would destroy it), then apply --yes migrates for real and the plan is clean. The ruleset
+// has a count on terraform.workspace as well: it is imported into its instance, [0].
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectCleanPlan, legacyZone, migrateZones, newHarness, OWASP_PACKAGE, placeRuleset, planMigration, providerBlock, startApi, tool, ZONE_ID, type Root, type TerraformHarness } from "./harness.js";
 import type { ApiServer } from "../../dist/sandbox/index.js";
@@ -45,6 +46,11 @@ beforeAll(async () => {
   const migrated = await migrateZones(root, started.env, [ZONE_ID], "pending");
   rulesetIds = migrated.rulesetIds;
   placeRuleset(root, await planMigration(root, [...migrated.configs, ...rulesetIds]));
+  // The ruleset too is per workspace, as a team with one zone per workspace writes it: apply imports into
+  // its instance (terraform refuses the bare address of a counted resource).
+  const ruleset = root.read("cf-waf-migrate-ruleset.tf");
+  root.write("cf-waf-migrate-ruleset.tf", ruleset.replace(/^(resource "cloudflare_ruleset" "[^"]+" \{\n)/m, '$1  count = terraform.workspace == "prod" ? 1 : 0\n\n'));
+  expect(root.read("cf-waf-migrate-ruleset.tf")).toContain("count = terraform.workspace");
 }, 600_000);
 afterAll(async () => {
   await api?.close();
@@ -67,8 +73,10 @@ describe("a non-default workspace", () => {
       expect(dry.exitCode).toBe(0);
       const real = await tool(root, ["apply", ".", ...rulesetIds, "--yes", "--format", "json"]);
       expect(real.exitCode, real.stdout + real.stderr).toBe(0);
+      expect(JSON.parse(real.stdout).steps[1].commands).toEqual([expect.stringMatching(/^terraform import -input=false -no-color 'cloudflare_ruleset\.[a-z0-9_]+\[0\]' zone\//)]);
       const list = await root.tf("state", "list");
       expect(list.stdout).toContain("cloudflare_filter.uptime[0]");
+      expect(list.stdout).toMatch(/^cloudflare_ruleset\.[a-z0-9_]+\[0\]$/m);
       expect(list.stdout).not.toContain("cloudflare_waf_package");
       await expectCleanPlan(root);
       // Still in "prod": the default workspace's state was never written.

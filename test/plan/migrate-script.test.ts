@@ -39,6 +39,43 @@ describe("migrate.sh", () => {
   });
 });
 
+describe("migrate.sh with a legacy data source among the blocks step 6 deletes", () => {
+  // `terraform import` reads every data source, and the retired API refuses the legacy ones once the zone
+  // is migrated: the import and its plan run after step 6; state entries still leave before blocks.
+  const zone = { zone: { zoneId: "0da42c8d2132a9ddaf714f9e7c920711", zoneName: null, imports: [{ to: "cloudflare_ruleset.waf", id: "zone/0da42c8d2132a9ddaf714f9e7c920711/6f1d2a3b4c5d6e7f8091a2b3c4d5e6f7" }] } };
+  const input = {
+    version: "0.0.0",
+    zones: [zone] as never,
+    legacyResources: ["module.waf.cloudflare_waf_package.owasp", "module.waf.data.cloudflare_waf_packages.owasp"],
+    patchDir: "../..",
+    legacyPatch: { file: "legacy-removal.patch", paths: ["main.tf"] },
+    overridesPatch: null,
+  };
+  it("runs steps 5 and 6 first, then 3, 4 and 7", () => {
+    const s = renderMigrateScript(input);
+    const at = (needle: string) => s.indexOf(needle);
+    expect(s).toContain("The configuration reads legacy data sources (module.waf.data.cloudflare_waf_packages.owasp)");
+    expect(at('step "5: remove')).toBeGreaterThan(at('step "0: preconditions'));
+    expect(at('step "6: delete')).toBeGreaterThan(at('step "5: remove'));
+    expect(at('step "3: import')).toBeGreaterThan(at('patch_git "${INCLUDES[@]}" "$LEGACY_PATCH"'));
+    expect(at('step "4: plan')).toBeGreaterThan(at('step "3: import'));
+    expect(at('step "7: plan again')).toBeGreaterThan(at('step "4: plan'));
+    expect(s.match(/step "3: import/g)).toHaveLength(1);
+  });
+  it("an incomplete import id stops it before step 5", () => {
+    const s = renderMigrateScript({ ...input, zones: [{ zone: { ...zone.zone, imports: [{ to: "cloudflare_ruleset.waf", id: "zone/0da42c8d2132a9ddaf714f9e7c920711/<RULESET_ID>" }] } }] as never });
+    const stop = s.indexOf("is incomplete");
+    expect(stop).toBeGreaterThan(-1);
+    expect(stop).toBeLessThan(s.indexOf('step "5: remove'));
+    expect(s.indexOf("exit 1", stop)).toBeLessThan(s.indexOf('step "5: remove'));
+  });
+  it("keeps the guide's order without one", () => {
+    const s = renderMigrateScript({ ...input, legacyResources: ["module.waf.cloudflare_waf_package.owasp"] });
+    expect(s.indexOf('step "3: import')).toBeLessThan(s.indexOf('step "5: remove'));
+    expect(s).not.toContain("reads legacy data sources");
+  });
+});
+
 describe("migrate.sh's workspace", () => {
   const base = { version: "0.0.0", zones: [], legacyResources: ["cloudflare_waf_group.noisy"], patchDir: ".", legacyPatch: null, overridesPatch: null };
   it("is pinned with TF_WORKSPACE, before any terraform command, when the plan was made for a workspace other than default", () => {

@@ -50,6 +50,11 @@ export interface WorkspaceOptions {
   onProgress?: (p: Progress) => void;
   /** `--var-file` and `--var`: root variable values on top of each root's own tfvars files. */
   variables?: VariableArgs;
+  /**
+   * What `terraform.workspace` evaluates to, when the caller knows it for certain (`apply`: the workspace
+   * its terraform commands run in, whose state it pulled); absent: not known offline.
+   */
+  workspace?: string;
 }
 
 export type { Progress } from "../config/modules.js";
@@ -87,7 +92,7 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
     base,
     errors,
   );
-  const evaluation = new EvaluationContext(tree.roots, tree.nodes, rootVariables, (abs) => displayPath(abs, base));
+  const evaluation = new EvaluationContext(tree.roots, tree.nodes, rootVariables, (abs) => displayPath(abs, base), opts.workspace ?? null);
   const resources = buildInventory(tree, states, evaluation);
   const domain = readDomain(resources, errors, forgottenAddresses(tree));
   await locateAttributeErrors(errors, base);
