@@ -247,7 +247,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       findings.push(
         finding(
           "STATE_CONFIG_DRIFT",
-          `${ref.address} is in state but its block no longer configures that instance (${ref.unconfigured}): \`terraform plan\` would destroy it, which resets that live WAF setting instead of deleting anything; do not apply, remove it from state (step 5) before its block goes`,
+          `${ref.address} is in state but its block no longer configures that instance (${ref.unconfigured}): \`terraform plan\` would destroy it, which resets that live WAF setting instead of deleting anything; do not apply, remove it from state (step 5) before its block goes. This is with the variable values read here (tfvars, --var-file, --var): if this workspace runs with others, pass them with --var-file`,
           { ref, zoneId },
           { instance: ref.address, terraformWould: "destroy", reason: ref.unconfigured },
         ),

@@ -61,6 +61,8 @@ describe("state instances the configuration no longer gives", () => {
     expect(found[0]!.severity).toBe("warning");
     expect(found[0]!.message).toContain("count gives 0 instances here");
     expect(found[0]!.message).toContain("would destroy it");
+    // Offline, the values are the ones read here: the workspace's own var file may still give the instance.
+    expect(found[0]!.message).toContain("if this workspace runs with others, pass them with --var-file");
     expect(found[0]!.details).toMatchObject({ instance: "cloudflare_waf_group.noisy[0]", terraformWould: "destroy" });
     // Not taken for migrated or forgotten: it is still removed from state before its block goes.
     expect(report.zones[0]!.stateRemovals).toContain("cloudflare_waf_group.noisy[0]");
