@@ -69,7 +69,8 @@ export function subtrees(tree: ConfigTree, roots: EstateRoot[]): Map<EstateRoot,
   return out;
 }
 
-function rootNodeOf(n: ModuleNode): ModuleNode {
+/** The root module node a module node was reached from. */
+export function rootNodeOf(n: ModuleNode): ModuleNode {
   let r = n;
   while (r.parent) r = r.parent;
   return r;

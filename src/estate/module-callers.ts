@@ -1,8 +1,12 @@
 // Which other root modules call a module directory: a block deleted from that module disappears for every
-// state those roots hold. Read-only: it loads the configuration of the repository around the root.
+// state those roots hold. Read-only: it reads the configuration of the repository around the root, only as
+// far as the module calls go (no variables, states, inventories or analysis: a plan for one root in a big
+// repository must not pay for a scan of every other root).
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { loadEstate } from "./load.js";
+import type { InputError } from "../core/model.js";
+import { readConfiguration } from "../terraform/inventory/workspace.js";
+import { rootNodeOf } from "./instances.js";
 
 /**
  * Other root modules that call a module living in one of `moduleDirs`, found in the repository that holds
@@ -11,13 +15,20 @@ import { loadEstate } from "./load.js";
  */
 export async function callersOf(chdir: string, moduleDirs: string[]): Promise<Map<string, Set<string>>> {
   const top = repositoryTop(chdir) ?? commonAncestor([chdir, ...moduleDirs]);
-  const estate = await loadEstate({ paths: [top], statePaths: [], cwd: top, readStdin: async () => Buffer.alloc(0) });
+  // What cannot be read here is the other roots' business: their own plans report it.
+  const ignored: InputError[] = [];
+  const { tree } = await readConfiguration({ paths: [top], cwd: top }, ignored);
   const wanted = new Set(moduleDirs.map((d) => path.resolve(d)));
+  const self = path.resolve(chdir);
   const callers = new Map<string, Set<string>>();
-  for (const instance of estate.instances) {
-    if (path.resolve(instance.dir) === path.resolve(chdir)) continue;
-    const called = instance.ws.tree.nodes.map((n) => path.resolve(n.dir.dir)).filter((d) => wanted.has(d));
-    if (called.length) callers.set(instance.dir, new Set([...(callers.get(instance.dir) ?? []), ...called]));
+  for (const node of tree.nodes) {
+    const dir = path.resolve(node.dir.dir);
+    if (!wanted.has(dir)) continue;
+    const rootDir = rootNodeOf(node).dir.dir;
+    if (path.resolve(rootDir) === self) continue;
+    let called = callers.get(rootDir);
+    if (!called) callers.set(rootDir, (called = new Set()));
+    called.add(dir);
   }
   return callers;
 }
