@@ -3,7 +3,8 @@
 // each ruleset.tf must exist in its own workspace only (count on terraform.workspace), be imported into its
 // instance ([0]) and be copied to a file of its own. Copied as PLAN.md says, both files live in the root:
 // each migrate.sh migrates its workspace, and the final plan of each workspace is clean (the other's
-// ruleset has count 0). Copying one workspace's file over the other's is refused before any change.
+// ruleset has count 0). Copying one workspace's file over the other's is refused before any change. Written
+// for provider 5 (attribute syntax), both files load on 5.22.0 and each workspace plans only its own.
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,9 +36,10 @@ let h: TerraformHarness;
 let root: Root;
 let api: ApiServer;
 let out: string;
+let v5: string;
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0"]);
+  h = newHarness(["3.35.0", "5.22.0"]);
   root = h.root("regions", { "versions.tf": providerBlock("3.35.0"), "required.tf": 'terraform {\n  required_version = ">= 1.5"\n}\n', "main.tf": MAIN }, [legacyZone({ id: EU }), legacyZone()]);
   expect((await root.tf("init", "-input=false")).code).toBe(0);
   for (const ws of ["eu", "us"]) {
@@ -53,6 +55,10 @@ beforeAll(async () => {
   const ids = [EU, US].flatMap((z) => ["--ruleset-id", `${z}=${migrated.ids[z]}`]);
   const plan = await tool(root, ["plan", ".", ...states, ...ids, "--out-dir", out, "--format", "json"]);
   expect(plan.exitCode, plan.stdout.slice(0, 4000) + plan.stderr).toBe(0);
+  // The same plan in provider 5's attribute syntax (before the migration: afterwards there is none to plan).
+  v5 = path.join(tempDir("cfwm-double-wsr5-"), "migration");
+  const plan5 = await tool(root, ["plan", ".", ...states, ...ids, "--provider-major", "5", "--out-dir", v5, "--format", "json"]);
+  expect(plan5.exitCode, plan5.stdout.slice(0, 4000) + plan5.stderr).toBe(0);
 }, 600_000);
 afterAll(async () => {
   await api?.close();
@@ -116,5 +122,32 @@ describe("a root whose workspaces each manage their own zone", () => {
       }
     },
     900_000,
+  );
+
+  it(
+    "written for provider 5 (attribute syntax), the two workspaces' files load together and each workspace plans only its own ruleset",
+    async () => {
+      const files: Record<string, string> = { "versions.tf": providerBlock("5.22.0") };
+      for (const ws of ["eu", "us"]) {
+        const text = readFileSync(path.join(v5, "_root", ws, "ruleset.tf"), "utf8");
+        expect(text).toContain(`count = terraform.workspace == "${ws}" ? 1 : 0`);
+        expect(text).toContain("rules = [");
+        files[`cf-waf-migrate-ruleset-${ws}.tf`] = text;
+      }
+      const r5 = h.root("regions-v5", files, [legacyZone({ id: EU }), legacyZone()]);
+      const init = await r5.tf("init", "-input=false");
+      expect(init.code, init.stderr).toBe(0);
+      const validate = await r5.tf("validate");
+      expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+      for (const [ws, zone, other] of [["eu", EU, US], ["us", US, EU]] as const) {
+        expect((await r5.tf("workspace", "new", ws)).code).toBe(0);
+        const planned = await r5.tf("plan", "-refresh=false", "-input=false");
+        expect(planned.code, planned.stdout + planned.stderr).toBe(0);
+        expect(planned.stdout).toContain(`cloudflare_ruleset.waf_managed_${zone.slice(0, 8)}_${ws}[0] will be created`);
+        expect(planned.stdout).not.toContain(`waf_managed_${other.slice(0, 8)}`);
+        expect(planned.stdout).toContain("1 to add, 0 to change, 0 to destroy");
+      }
+    },
+    600_000,
   );
 });
