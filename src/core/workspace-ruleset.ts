@@ -29,7 +29,7 @@ export function workspaceSlug(workspace: string): string {
 
 /** `waf_managed_1b2c3d4e` → `waf_managed_1b2c3d4e_eu`. */
 export function workspaceResourceName(name: string, workspace: string): string {
-  return `${name}_${workspaceSlug(workspace)}`.toLowerCase();
+  return `${name}_${workspaceSlug(workspace)}`;
 }
 
 /** Where step 2 copies ruleset.tf in the root: one file per workspace when the ruleset is limited to one. */

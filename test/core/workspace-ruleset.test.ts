@@ -12,7 +12,7 @@ describe("a root's ruleset limited to its workspace", () => {
   it("counts on terraform.workspace with the name as an HCL string; names and files carry the workspace", () => {
     expect(workspaceCountExpression("eu")).toBe('terraform.workspace == "eu" ? 1 : 0');
     expect(workspaceCountExpression('a"b')).toBe('terraform.workspace == "a\\"b" ? 1 : 0');
-    expect(workspaceResourceName("waf_managed_1b2c3d4e", "eu-West.1")).toBe("waf_managed_1b2c3d4e_eu-west_1");
+    expect(workspaceResourceName("waf_managed_1b2c3d4e", "eu-West.1")).toBe("waf_managed_1b2c3d4e_eu-West_1");
     expect(rulesetCopyFile(null)).toBe("cf-waf-migrate-ruleset.tf");
     expect(rulesetCopyFile("eu")).toBe("cf-waf-migrate-ruleset-eu.tf");
     expect(rulesetCopyFile("@@")).toBe("cf-waf-migrate-ruleset-ws.tf");
