@@ -37,6 +37,7 @@ let root: Root;
 let api: ApiServer;
 let out: string;
 let v5: string;
+let rulesetIdsFlags: string[];
 
 beforeAll(async () => {
   h = newHarness(["3.35.0", "5.22.0"]);
@@ -53,6 +54,7 @@ beforeAll(async () => {
   out = path.join(tempDir("cfwm-double-wsr-"), "migration");
   const states = ["eu", "us"].flatMap((ws) => ["--state", `terraform.tfstate.d/${ws}/terraform.tfstate`]);
   const ids = [EU, US].flatMap((z) => ["--ruleset-id", `${z}=${migrated.ids[z]}`]);
+  rulesetIdsFlags = ids;
   const plan = await tool(root, ["plan", ".", ...states, ...ids, "--out-dir", out, "--format", "json"]);
   expect(plan.exitCode, plan.stdout.slice(0, 4000) + plan.stderr).toBe(0);
   // The same plan in provider 5's attribute syntax (before the migration: afterwards there is none to plan).
@@ -104,6 +106,12 @@ describe("a root whose workspaces each manage their own zone", () => {
       expect(usImport.stderr).toContain("Configuration for import target does not exist");
       rmSync(path.join(root.dir, "imports.tf"));
       expect(readFileSync(path.join(out, "_root", "eu", "PLAN.md"), "utf8")).toContain("imports.tf targets the instances of workspace eu");
+      // apply's dry run in us, both files in the root: it imports into us's instance; eu's has count 0 there.
+      const dry = await tool(root, ["apply", ".", "--workspace", "us", ...rulesetIdsFlags, "--format", "json"]);
+      expect(dry.exitCode, dry.stdout.slice(0, 4000) + dry.stderr).toBe(0);
+      const dryReport = JSON.parse(dry.stdout);
+      expect(dryReport.rehearsal.status, JSON.stringify(dryReport.rehearsal, null, 2)).toBe("passed");
+      expect(dryReport.steps[1].commands).toEqual([expect.stringContaining(`'cloudflare_ruleset.waf_managed_${US.slice(0, 8)}_us[0]' zone/${US}/`)]);
       // The blocks are shared by both workspaces (ESTATE.md): each first with KEEP_BLOCKS=1, then again.
       for (const ws of ["eu", "us"]) {
         const r = await script(ws, { KEEP_BLOCKS: "1" });
