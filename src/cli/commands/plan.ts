@@ -23,6 +23,7 @@ import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/versions/providers.js";
 import { readServiceConfig } from "../../terraform/config/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming/read.js";
+import { isLiteralZoneId } from "../../core/import-id.js";
 import { rulesetWorkspaceGate } from "../../core/workspace-ruleset.js";
 import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
@@ -225,7 +226,11 @@ function extractedOrderFindings(extracted: ExtractedRuleset[], names: Record<str
 function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
   const names = inputRecord<string>();
   for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
-  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0) names[zoneIds[0]!] = extracted[0]!.resourceName;
+  // One resource and one zone: it serves that zone unless both ids are known and differ (over several
+  // instances, another instance's zone: it is that one's).
+  const only = extracted[0];
+  const zone = zoneIds[0];
+  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0 && !(only!.zoneId && isLiteralZoneId(zone!))) names[zone!] = only!.resourceName;
   return names;
 }
 
