@@ -21,10 +21,24 @@ export function workspaceCountExpression(workspace: string): string {
   return `terraform.workspace == ${quoteHclString(workspace)} ? 1 : 0`;
 }
 
-/** The workspace as part of a Terraform identifier or a file name: letters, digits, `_` and `-`. */
+/**
+ * The workspace as part of a Terraform identifier or a file name: letters, digits, `_` and `-`. A name
+ * with other characters (`eu.prod`) gets a hash of the whole name, so `eu.prod` and `eu_prod` stay apart.
+ */
 export function workspaceSlug(workspace: string): string {
+  if (/^[A-Za-z0-9_-]+$/.test(workspace)) return workspace;
   const s = workspace.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
-  return s === "" ? "ws" : s;
+  return `${s === "" ? "ws" : s}_${fnv1a(workspace)}`;
+}
+
+/** FNV-1a over the UTF-16 code units, 8 hex digits: stable and pure. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
 }
 
 /** `waf_managed_1b2c3d4e` → `waf_managed_1b2c3d4e_eu`. */
