@@ -274,8 +274,12 @@ async function rulesetHclFor(
   });
 }
 
-/** cf-terraforming's resource, kept as written, with `count` as its first line. */
-function withCount(text: string, count: string): string {
+/**
+ * cf-terraforming's resource, kept as written, with `count` as its first line. One that already has count
+ * or for_each is left as it is, with a TODO: two would not load.
+ */
+export function withCount(text: string, count: string): string {
+  if (/^[ \t]*(count|for_each)[ \t]*=/m.test(text)) return `# TODO: limit this resource to its workspace (count = ${count}); it already has count or for_each, so it was left as written\n${text}`;
   return text.replace(/^(resource\s+"cloudflare_ruleset"\s+"[^"]+"\s*\{[ \t]*\r?\n)/m, `$1  count = ${count}\n\n`);
 }
 
