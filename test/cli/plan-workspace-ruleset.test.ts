@@ -1,7 +1,8 @@
 // plan --out-dir for a root with workspaces (testdata/estate's live/staging: eu and us, each its own zone):
 // the generated ruleset of each workspace exists only in that workspace. `default` is limited too when
 // another workspace of the root is in the run; a root with `default` alone keeps the plain file; a
-// resource kept from cf-terraforming gets the count as well.
+// resource kept from cf-terraforming gets the count as well; a zone two workspaces share has one ruleset,
+// limited to the workspace that holds it.
 import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -40,6 +41,19 @@ describe("plan --out-dir: one workspace's ruleset per file, limited to that work
     expect(read(us, "PLAN.md")).toContain("imports.tf targets the instances of workspace us");
     const report = JSON.parse(read(us, "report.json"));
     expect(report.zones.map((z: { imports: { to: string }[] }) => z.imports[0]!.to)).toEqual(["cloudflare_ruleset.terraform_managed_resource_abc[0]"]);
+  });
+
+  it("two workspaces sharing a zone: one ruleset, in one of them and limited to it (ZONE_SPLIT_ACROSS_ROOTS); the other's ruleset.tf is empty", async () => {
+    const root = staging();
+    const usState = path.join(root, "terraform.tfstate.d/us/terraform.tfstate");
+    writeFileSync(usState, readFileSync(usState, "utf8").replaceAll(US, EU));
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate.d/eu/terraform.tfstate", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.findings.filter((f: { code: string }) => f.code === "ZONE_SPLIT_ACROSS_ROOTS").map((f: { workspace: string }) => f.workspace)).toEqual(["eu"]);
+    expect(read(root, "out/_root/eu/ruleset.tf")).toContain(`resource "cloudflare_ruleset" "waf_managed_${EU.slice(0, 8)}_eu" {\n  count = terraform.workspace == "eu" ? 1 : 0\n`);
+    expect(read(root, "out/_root/us/ruleset.tf")).toBe("");
+    expect(read(root, "out/_root/us/PLAN.md")).not.toContain("terraform import '");
   });
 
   it("a root with its default workspace alone keeps the plain ruleset and file name", async () => {
