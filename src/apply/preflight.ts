@@ -218,7 +218,7 @@ export async function planMigration(
       }
       if (!configAddresses.has(imp.to)) {
         reasons.push(
-          `${imp.to} is not in the configuration: add the generated ruleset first (\`cf-waf-migrate plan --out-dir DIR\`, then copy DIR/ruleset.tf into the root module, steps 1 and 2); a root-module cloudflare_ruleset of phase ${MANAGED_PHASE} for the zone is used whatever its name`,
+          `${imp.to} is not in the configuration: add the generated ruleset first (\`cf-waf-migrate plan --out-dir DIR\`, then copy DIR/ruleset.tf into the root module, steps 1 and 2; for one workspace of a root that has several, DIR/<root>/<workspace>/ruleset.tf as cf-waf-migrate-ruleset-<workspace>.tf, one file per workspace); a root-module cloudflare_ruleset of phase ${MANAGED_PHASE} for the zone is used whatever its name`,
         );
       }
     }

@@ -35,6 +35,7 @@ import type {
   ZoneResource,
   ZoneWafSetting,
 } from "./model.js";
+import { workspaceResourceName } from "./workspace-ruleset.js";
 import { rulesetResourceName } from "./naming.js";
 import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
@@ -82,6 +83,11 @@ export interface AnalyzeOptions {
   configRulesets?: Record<string, Ruleset>;
   /** Resource names to import into instead of the generated ones (`--from-cf-terraforming`). */
   rulesetResourceNames?: Record<string, string>;
+  /**
+   * The workspace this root's generated ruleset is limited to (a root several workspaces share,
+   * core/workspace-ruleset.ts): generated names get the workspace, and the import goes to `x[0]`.
+   */
+  rulesetWorkspace?: string;
   /** The domain inventory's `forgotten` addresses (set by `analyze`). */
   forgotten?: string[];
 }
@@ -120,7 +126,8 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   const names = inputRecord<string>();
   const taken = new Set<string>();
   for (const z of zones) {
-    const wanted = ownValue(opts.rulesetResourceNames, z.zoneId) ?? rulesetResourceName(z.zoneId, z.zone?.name ?? null);
+    const generated = rulesetResourceName(z.zoneId, z.zone?.name ?? null);
+    const wanted = ownValue(opts.rulesetResourceNames, z.zoneId) ?? (opts.rulesetWorkspace !== undefined ? workspaceResourceName(generated, opts.rulesetWorkspace) : generated);
     let name = wanted;
     for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
     taken.add(name);
@@ -373,7 +380,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const switched = serviceConfig ? { ruleset: generated.ruleset, notes: [] } : applyZoneWafSwitch(generated.ruleset, wafSwitch);
   // The switch only toggles `enabled`: rule indices, and so the TODOs placed by index, stay as generated.
   const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes], ruleTodos: generated.ruleTodos };
-  const name = ownValue(opts.rulesetResourceNames, zoneId) ?? rulesetResourceName(zoneId, z.zone?.name ?? null);
+  const plainName = rulesetResourceName(zoneId, z.zone?.name ?? null);
+  const name = ownValue(opts.rulesetResourceNames, zoneId) ?? (opts.rulesetWorkspace !== undefined ? workspaceResourceName(plainName, opts.rulesetWorkspace) : plainName);
   const rulesetId = ownValue(opts.rulesetIds, zoneId) ?? null;
   const providerMajor = opts.providerMajor ?? 4;
   const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);
@@ -416,7 +424,8 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     migrationMode,
     phase1: phase1Eligibility(live),
     ruleset: built.ruleset,
-    imports: [{ to: `cloudflare_ruleset.${name}`, id: importId }],
+    // Limited to one workspace, the resource has count: terraform imports into its instance.
+    imports: [{ to: `cloudflare_ruleset.${name}${opts.rulesetWorkspace !== undefined ? "[0]" : ""}`, id: importId }],
     stateRemovals: [...new Set(stateRemovals)].sort(),
   };
   const unresolved = zoneUnresolved(unresolvedItems);

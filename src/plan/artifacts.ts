@@ -23,6 +23,7 @@ import type { ScriptInput } from "./migrate-script.js";
 import { lockedVersions, type ProviderInfo } from "../terraform/versions/providers.js";
 import type { Workspace } from "../terraform/inventory/workspace.js";
 import { UserInputError } from "../core/user-input-error.js";
+import { rulesetCopyFile, workspaceCountExpression } from "../core/workspace-ruleset.js";
 import { LOWER_CONSTRAINT_STEP, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
 import type { RulesetFit } from "../core/version-fit.js";
 import { fitFindings, fitZoneRuleset, planVersions, withoutComputedFields, type VersionsReport } from "./versions.js";
@@ -75,6 +76,8 @@ export interface AssembledPlan {
   raiseFirst: boolean;
   /** What that first step says (RAISE_CONSTRAINT_STEP or LOWER_CONSTRAINT_STEP); null without one. */
   constraintStep: string | null;
+  /** The workspace the ruleset is limited to (count on terraform.workspace), or null. */
+  rulesetWorkspace: string | null;
 }
 
 export async function assemblePlan(input: {
@@ -101,8 +104,15 @@ export async function assemblePlan(input: {
    * ruleset or import here, but their legacy instances in this root's state still go (steps 5 and 6).
    */
   fedZones?: ZoneAnalysis[];
+  /**
+   * The workspace the ruleset is limited to in a root several workspaces share (core/workspace-ruleset.ts):
+   * each resource gets `count = terraform.workspace == "<ws>" ? 1 : 0` and step 2 copies it to a file of
+   * its own. Absent or null: a plain ruleset.
+   */
+  rulesetWorkspace?: string | null;
 }): Promise<AssembledPlan> {
   const { ws, analysis, providerMajor } = input;
+  const gate = input.rulesetWorkspace ?? null;
   const errors: InputError[] = [];
 
   // Blocks to delete: packages, groups, rules and legacy data sources, with the outputs and locals that only
@@ -138,7 +148,7 @@ export async function assemblePlan(input: {
   const raiseFirst = fits.some((f) => f.missing.length > 0) || pinnedWithoutLegacy;
   const constraintStep = pinnedWithoutLegacy ? LOWER_CONSTRAINT_STEP : raiseFirst ? RAISE_CONSTRAINT_STEP : null;
   const zoneRulesets =
-    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy)));
+    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy, gate)));
   const rulesetTf = zoneRulesets.join("\n");
   const importsTf = versionFit.importBlocks && importCount > 0 ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
@@ -160,6 +170,8 @@ export async function assemblePlan(input: {
     providerMajor,
     removedBlocksOffered: removedTf !== null,
     rulesetFile: ARTIFACTS.ruleset,
+    rulesetCopy: rulesetCopyFile(gate),
+    rulesetWorkspace: gate,
     outDir: input.outDir,
     fromCfTerraforming: input.fromCfTerraforming ? { file: input.fromCfTerraforming } : null,
     stateKnown: ws.stateKnown,
@@ -177,7 +189,13 @@ export async function assemblePlan(input: {
 
   const artifactList = [
     { file: ARTIFACTS.planMd, purpose: "this plan" },
-    { file: ARTIFACTS.ruleset, purpose: `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} (step 2): copy into the root module` },
+    {
+      file: ARTIFACTS.ruleset,
+      purpose:
+        gate === null
+          ? `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} (step 2): copy into the root module`
+          : `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} of workspace ${gate} only (count on terraform.workspace; step 2): copy into the root module as ${rulesetCopyFile(gate)}, next to the other workspaces' files`,
+    },
     ...(importsTf !== null ? [{ file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" }] : []),
     ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
@@ -206,6 +224,7 @@ export async function assemblePlan(input: {
     syntaxLabel: versionFit.syntaxLabel(fits, providerMajor),
     raiseFirst,
     constraintStep,
+    rulesetWorkspace: gate,
   };
 }
 
@@ -224,12 +243,21 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
   return byZone;
 }
 
-async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: ExtractedRuleset[], notMigrated: string[], fit: RulesetFit, pinnedWithoutLegacy: boolean): Promise<string> {
+async function rulesetHclFor(
+  z: ZoneAnalysis,
+  providerMajor: 4 | 5,
+  extracted: ExtractedRuleset[],
+  notMigrated: string[],
+  fit: RulesetFit,
+  pinnedWithoutLegacy: boolean,
+  gate: string | null,
+): Promise<string> {
   const own = extracted.find((e) => e.resourceName === z.rulesetResourceName);
+  const count = gate === null ? null : workspaceCountExpression(gate);
   if (own) {
     const fitted = await dropConstructs(own.text, fit.omitted.map((m) => m.construct));
     const header = rulesetHeader(fit, pinnedWithoutLegacy).map((line) => `# ${line}\n`).join("");
-    return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${fitted.text}`;
+    return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${count === null ? fitted.text : withCount(fitted.text, count)}`;
   }
   const todo = [...z.rulesetNotes, ...notMigrated];
   const zoneExpr = zoneIdExpression(z);
@@ -242,7 +270,17 @@ async function rulesetHclFor(z: ZoneAnalysis, providerMajor: 4 | 5, extracted: E
     todoComments: todo,
     headerComments: rulesetHeader(fit, pinnedWithoutLegacy),
     ruleTodos: z.rulesetTodos,
+    ...(count === null ? {} : { count, headerComments: [...rulesetHeader(fit, pinnedWithoutLegacy), `Workspace ${gate} only (count on terraform.workspace): the root's other workspaces have files of their own.`] }),
   });
+}
+
+/**
+ * cf-terraforming's resource, kept as written, with `count` as its first line. One that already has count
+ * or for_each is left as it is, with a TODO: two would not load.
+ */
+export function withCount(text: string, count: string): string {
+  if (/^[ \t]*(count|for_each)[ \t]*=/m.test(text)) return `# TODO: limit this resource to its workspace (count = ${count}); it already has count or for_each, so it was left as written\n${text}`;
+  return text.replace(/^(resource\s+"cloudflare_ruleset"\s+"[^"]+"\s*\{[ \t]*\r?\n)/m, `$1  count = ${count}\n\n`);
 }
 
 /** What the ruleset was fitted to, as comments above it (the why of a left-out construct belongs next to it). */
@@ -313,6 +351,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     patchDir: plan.patchDir,
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,
+    rulesetGate: plan.rulesetWorkspace === null ? null : { workspace: plan.rulesetWorkspace, copy: rulesetCopyFile(plan.rulesetWorkspace) },
   };
 }
 

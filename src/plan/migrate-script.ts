@@ -48,6 +48,12 @@ export interface ScriptInput {
    */
   workspace?: string;
   /**
+   * The ruleset is limited to this workspace (count on terraform.workspace, core/workspace-ruleset.ts) and
+   * step 2 copies it to `copy`: before any change the script checks that the root declares each resource
+   * it imports (a copy of another workspace's file over this one would have removed it).
+   */
+  rulesetGate?: { workspace: string; copy: string } | null;
+  /**
    * Other root modules that call a module whose blocks step 6 deletes, relative to the root module (where
    * the script runs), for a plan made for this root alone: before step 6 the script reads their states too
    * and keeps the blocks while one still holds a legacy instance or cannot be read.
@@ -211,6 +217,19 @@ export function renderMigrateScript(input: ScriptInput): string {
   }
   w();
 
+  if (input.rulesetGate) {
+    const gate = input.rulesetGate;
+    w(`# Step 2 copies ruleset.tf to ${gate.copy}: one file per workspace of this root, each resource limited to its workspace.`);
+    for (const z of input.zones) {
+      for (const imp of z.zone.imports) {
+        const name = imp.to.replace(/^cloudflare_ruleset\./, "").replace(/\[.*$/, "");
+        w(`if ! in_state ${shellQuote(imp.to)} && ! grep -qsE ${shellQuote(`^[[:space:]]*resource[[:space:]]+"cloudflare_ruleset"[[:space:]]+"${name}"`)} ./*.tf; then`);
+        w(`  fail ${shellQuote(`the root module declares no cloudflare_ruleset.${name} (workspace ${gate.workspace}): copy ruleset.tf to ./${gate.copy} first (PLAN.md step 2; every workspace of this root has its own file, never one over another). Nothing was changed`)}`);
+        w("fi");
+      }
+    }
+  }
+  w();
   w('step "0: preconditions (PLAN.md)"');
   w('echo "Each zone must already be migrated in Cloudflare, with its URI-based WAF overrides deleted:"');
   for (const z of input.zones) w(`echo ${shellQuote(`  ${displayZone(z)}${z.zone.zoneName ? ` (${z.zone.zoneName})` : ""}: cf-waf-migrate api status --zone ${displayZone(z)}`)}`);

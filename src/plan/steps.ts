@@ -32,8 +32,12 @@ export interface PlanInput {
   providerMajor: 4 | 5;
   /** `removed {}` blocks are offered only while the lock pins a provider with the legacy schema and TF >= 1.7. */
   removedBlocksOffered: boolean;
-  /** Where the generated ruleset resource is written (relative to the root module). */
+  /** The generated ruleset's artifact (ruleset.tf). */
   rulesetFile: string;
+  /** The file step 2 copies it to in the root module (`cf-waf-migrate-ruleset.tf`, or one per workspace). */
+  rulesetCopy?: string;
+  /** The workspace the ruleset is limited to (count on terraform.workspace), or null/absent. */
+  rulesetWorkspace?: string | null;
   /** The --out-dir the artifacts are written to, as given; null when none. */
   outDir: string | null;
   /** With `--from-cf-terraforming`: the file it came from and its resource names per zone. */
@@ -105,9 +109,9 @@ function step1Generate(input: PlanInput): PlanStep {
 
 function step2KeepManagedPhase(input: PlanInput): PlanStep {
   const from = input.fromCfTerraforming;
-  const commands = from
-    ? [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./cf-waf-migrate-${input.rulesetFile}`]
-    : [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./cf-waf-migrate-${input.rulesetFile}`];
+  const copy = input.rulesetCopy ?? `cf-waf-migrate-${input.rulesetFile}`;
+  const commands = [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./${copy}`];
+  const ws = input.rulesetWorkspace ?? null;
   return {
     number: 2,
     title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`,
@@ -117,7 +121,12 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
         ? `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource kept from ${from.file}; the zone's other rulesets stay out of this migration`
         : `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource; with cf-terraforming's output, pass it as --from-cf-terraforming FILE to keep just that resource`,
       `a zone has one ${MANAGED_PHASE} entry point: keep exactly one cloudflare_ruleset for it, and note its resource address for the import`,
-      ...input.zones.map((z) => `${displayZone(z)}: cloudflare_ruleset.${z.rulesetResourceName}`),
+      ...input.zones.map((z) => `${displayZone(z)}: cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`),
+      ...(ws === null
+        ? []
+        : [
+            `the root has other workspaces: each resource has \`count = terraform.workspace == "${ws}" ? 1 : 0\`, so it exists in workspace ${ws} only and the others plan nothing for it; keep ${copy} next to the other workspaces' files (one per workspace, never one over another)`,
+          ]),
     ],
   };
 }
@@ -135,6 +144,11 @@ function step3Import(input: PlanInput): PlanStep {
   if (commands.length === 0) notes.push("nothing to import here: no zone of this plan has its entry point ruleset imported in this root");
   else if (input.importBlocks && !input.importBlocks.offered) notes.push(`no import {} blocks: ${input.importBlocks.reason}`);
   else notes.push(`or, with Terraform 1.5+, the import {} blocks in ${input.artifacts.imports} (root module only: an import {} block cannot target a resource inside a module)`);
+  if (commands.length > 0 && input.rulesetWorkspace && !(input.importBlocks && !input.importBlocks.offered)) {
+    notes.push(
+      `${input.artifacts.imports} targets the instances of workspace ${input.rulesetWorkspace}, which the root's other workspaces do not have (count 0): in the root it makes their plans fail ("Configuration for import target does not exist"), so use it in workspace ${input.rulesetWorkspace} only and delete it after the import, or run the terraform import commands above`,
+    );
+  }
   // `terraform import` and an untargeted plan read every data source; the retired API refuses the legacy ones.
   const legacyData = input.legacyBlockFiles.length > 0 ? input.legacyResources.filter((r) => /(^|\.)data\.cloudflare_waf_(packages|groups|rules)\.[^.]+$/.test(r)) : [];
   if (legacyData.length > 0) {

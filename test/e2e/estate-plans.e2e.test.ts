@@ -54,6 +54,18 @@ describe("estate: one migration per root and workspace", { timeout: 300_000 }, (
     expect(euReport.zones.map((z: { zoneId: string }) => z.zoneId)).toEqual([ZONES[1]]);
 
     const staging = path.join(top, "live/staging");
+    // Step 2 as each PLAN.md says: one workspace's ruleset per file, limited to its workspace and imported into [0].
+    for (const [ws, zone] of [["eu", ZONES[1]!], ["us", ZONES[2]!]] as const) {
+      const planMd = readFileSync(path.join(out, "live/staging", ws, "PLAN.md"), "utf8");
+      expect(planMd).toContain(`cp '../../migration/live/staging/${ws}/ruleset.tf' ./cf-waf-migrate-ruleset-${ws}.tf`);
+      expect(planMd).toContain(`terraform import 'cloudflare_ruleset.waf_managed_${zone.slice(0, 8)}_${ws}[0]'`);
+      const ruleset = readFileSync(path.join(out, "live/staging", ws, "ruleset.tf"), "utf8");
+      expect(ruleset).toContain(`resource "cloudflare_ruleset" "waf_managed_${zone.slice(0, 8)}_${ws}" {\n  count = terraform.workspace == "${ws}" ? 1 : 0\n`);
+      copyFileSync(path.join(out, "live/staging", ws, "ruleset.tf"), path.join(staging, `cf-waf-migrate-ruleset-${ws}.tf`));
+    }
+    // A root with one workspace keeps the plain file.
+    expect(readFileSync(path.join(out, "live/prod/PLAN.md"), "utf8")).toContain("cp '../../migration/live/prod/ruleset.tf' ./cf-waf-migrate-ruleset.tf");
+    expect(readFileSync(path.join(out, "live/prod/ruleset.tf"), "utf8")).not.toContain("count");
     const usBefore = await stateList(staging, "us");
     const sharedBefore = readFileSync(path.join(top, SHARED), "utf8");
 
@@ -64,7 +76,7 @@ describe("estate: one migration per root and workspace", { timeout: 300_000 }, (
     // One `terraform state list` of eu serves both checks: nothing changes the state between them.
     const euAfter = await stateList(staging, "eu");
     expect(euAfter.filter((a) => a.includes("cloudflare_waf_"))).toEqual([]);
-    expect(euAfter).toContain("cloudflare_ruleset.waf_managed_1b2c3d4e");
+    expect(euAfter).toContain("cloudflare_ruleset.waf_managed_1b2c3d4e_eu[0]");
     expect(await stateList(staging, "us")).toEqual(usBefore);
     expect(readFileSync(path.join(top, SHARED), "utf8")).toBe(sharedBefore);
 
@@ -94,14 +106,14 @@ describe("estate: one migration per root and workspace", { timeout: 300_000 }, (
     const plan = await runCli(["plan", ".", ...STATES.flatMap((s) => ["--state", s]), ...ids, "--out-dir", "migration", "--format", "json", "--quiet"], { cwd: top });
     expect(plan.exitCode, plan.stderr).toBe(0);
     // Steps 1-2 done by hand: the us zone's ruleset is in the root.
-    copyFileSync(path.join(out, "live/staging/us/ruleset.tf"), path.join(staging, "cf-waf-migrate-ruleset.tf"));
+    copyFileSync(path.join(out, "live/staging/us/ruleset.tf"), path.join(staging, "cf-waf-migrate-ruleset-us.tf"));
     const euBefore = await stateList(staging, "eu");
 
     const r = await execa("node", [BIN, "apply", "--chdir", "live/staging", "--workspace", "us", "--ruleset-id", `${ZONES[2]}=${RULESET_ID}`, "--terraform-bin", WRAPPER, "--yes", "--format", "json"], { cwd: top, env: tfEnv(), reject: false });
     expect(r.exitCode, r.stderr + r.stdout).toBe(0);
     const us = await stateList(staging, "us");
     expect(us.filter((a) => a.includes("cloudflare_waf_"))).toEqual([]);
-    expect(us).toContain("cloudflare_ruleset.waf_managed_2c3d4e5f");
+    expect(us).toContain("cloudflare_ruleset.waf_managed_2c3d4e5f_us[0]");
     expect(await stateList(staging, "eu")).toEqual(euBefore);
 
     const bad = await execa("node", [BIN, "apply", "--chdir", "live/staging", "--workspace", "us;rm", "--terraform-bin", WRAPPER, "--format", "json"], { cwd: top, env: tfEnv(), reject: false });

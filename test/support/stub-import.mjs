@@ -1,16 +1,17 @@
 // `terraform import ADDRESS ID` without a provider: adds the resource entry an import of a
 // cloudflare_ruleset would add to ./terraform.tfstate (root module only, as the plan imports), written
-// atomically so that a kill leaves the old or the new state.
+// atomically so that a kill leaves the old or the new state. `x[0]` (a ruleset with count, one workspace's)
+// is written as terraform writes a counted instance (`each: "list"`, `index_key: 0`).
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const [address, id] = args;
-const m = /^([a-z0-9_]+)\.([A-Za-z0-9_-]+)$/.exec(address ?? "");
+const m = /^([a-z0-9_]+)\.([A-Za-z0-9_-]+)(?:\[(\d+)\])?$/.exec(address ?? "");
 if (!m || !id) {
   process.stderr.write(`stub import: expected ADDRESS ID, got ${JSON.stringify(process.argv.slice(2))}\n`);
   process.exit(1);
 }
-const [, type, name] = m;
+const [, type, name, index] = m;
 // The local backend's file for the selected workspace (TF_WORKSPACE), as terraform would choose it.
 const workspace = process.env.TF_WORKSPACE;
 const file = workspace && workspace !== "default" ? `terraform.tfstate.d/${workspace}/terraform.tfstate` : "terraform.tfstate";
@@ -25,7 +26,8 @@ state.resources.push({
   type,
   name,
   provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
-  instances: [{ schema_version: 1, attributes: { id: rulesetId, zone_id: zoneId, kind: "zone", name: "default", phase: "http_request_firewall_managed" }, sensitive_attributes: [] }],
+  ...(index !== undefined ? { each: "list" } : {}),
+  instances: [{ ...(index !== undefined ? { index_key: Number(index) } : {}), schema_version: 1, attributes: { id: rulesetId, zone_id: zoneId, kind: "zone", name: "default", phase: "http_request_firewall_managed" }, sensitive_attributes: [] }],
 });
 state.serial += 1;
 writeFileSync(`${file}.import-tmp`, JSON.stringify(state, null, 2) + "\n");

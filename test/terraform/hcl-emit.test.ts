@@ -220,6 +220,31 @@ describe("emitRulesetHcl", () => {
     }
   }
 
+  // One workspace's ruleset in a root several workspaces share: count is core Terraform, the first line of
+  // the resource for provider 4's blocks and provider 5's attributes alike.
+  for (const providerMajor of [4, 5] as const) {
+    it(`writes count as the first line of the resource (provider ${providerMajor}); it parses and passes terraform fmt`, async () => {
+      const text = await emitRulesetHcl({ resourceName: "waf_managed_0da42c8d_eu", zoneIdExpression: '"0da42c8d2132a9ddaf714f9e7c920711"', ruleset: managedRuleset, providerMajor, count: 'terraform.workspace == "eu" ? 1 : 0' });
+      expect(text).toContain('resource "cloudflare_ruleset" "waf_managed_0da42c8d_eu" {\n  count = terraform.workspace == "eu" ? 1 : 0\n\n  zone_id     = ');
+      const res = (await parse("r.tf", text)).resource.cloudflare_ruleset.waf_managed_0da42c8d_eu[0];
+      expect(res.count).toBe('${terraform.workspace == "eu" ? 1 : 0}');
+      expect(await format(text)).toBe(text);
+      if (!hasTerraform) return;
+      const dir = mkdtempSync(join(tmpdir(), "hcl-emit-"));
+      try {
+        writeFileSync(join(dir, "main.tf"), text);
+        const r = spawnSync(TERRAFORM, ["fmt", "-check", "-diff", join(dir, "main.tf")], { encoding: "utf8", env: { ...process.env, TF_CLI_CONFIG_FILE: "/dev/null", CHECKPOINT_DISABLE: "1" } });
+        expect({ status: r.status, diff: r.stdout }).toEqual({ status: 0, diff: "" });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it("refuses a count expression over several lines", async () => {
+    await expect(emitRulesetHcl({ resourceName: "r", zoneIdExpression: '"z"', ruleset: managedRuleset, providerMajor: 4, count: "1\n2" })).rejects.toThrow(HclEmitError);
+  });
+
   it("writes TODO comments above the resource, one per line", async () => {
     const text = await emitRulesetHcl({
       resourceName: "r",

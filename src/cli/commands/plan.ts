@@ -23,6 +23,8 @@ import { CliError } from "../errors.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/versions/providers.js";
 import { readServiceConfig } from "../../terraform/config/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming/read.js";
+import { isLiteralZoneId } from "../../core/import-id.js";
+import { rulesetWorkspaceGate } from "../../core/workspace-ruleset.js";
 import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
@@ -105,12 +107,14 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
       const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
       const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
-      return { inst, info, providerMajor, names };
+      // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
+      const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
+      return { inst, info, providerMajor, names, gate };
     });
     const online = await analyzeEstateOnline(
       instanceInputs(estate.instances).map((input, i) => {
-        const { providerMajor, names } = setups[i]!;
-        return { ...input, options: { providerMajor, ...(Object.keys(names).length ? { rulesetResourceNames: names } : {}) } };
+        const { providerMajor, names, gate } = setups[i]!;
+        return { ...input, options: { providerMajor, ...(Object.keys(names).length ? { rulesetResourceNames: names } : {}), ...(gate !== null ? { rulesetWorkspace: gate } : {}) } };
       }),
       { zonePlans, rulesetIds, configRulesets, rulesetRoots: rulesetRootsOf(argv, estate) },
       session,
@@ -121,7 +125,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     const plans: AssembledPlan[] = [];
     /** One root alone: other roots calling a module step 6 edits (migrate.sh reads their states first). */
     let otherCallers: string[] = [];
-    for (const [i, { inst, info, providerMajor }] of setups.entries()) {
+    for (const [i, { inst, info, providerMajor, gate }] of setups.entries()) {
       // A split zone's ruleset is planned once, where its import is (the other instances feed it skip rules).
       const own = analysis.instances[i]!.analysis;
       const planned = several ? { ...own, zones: own.zones.filter((z) => !z.zone.rulesetIn) } : own;
@@ -129,7 +133,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       const outDir = argv["out-dir"] ? (several ? instanceOutDirFromRoot(cwd, argv["out-dir"], inst) : argv["out-dir"]) : null;
       // Its legacy instances of those zones are still its own to remove.
       const fedZones = several ? own.zones.filter((z) => z.zone.rulesetIn) : [];
-      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
+      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, rulesetWorkspace: gate, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
       if (!several) {
         otherCallers = await otherCallersOfPlan(inst.dir, plan);
         const step6 = plan.steps.find((s) => s.number === 6);
@@ -222,7 +226,11 @@ function extractedOrderFindings(extracted: ExtractedRuleset[], names: Record<str
 function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
   const names = inputRecord<string>();
   for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
-  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0) names[zoneIds[0]!] = extracted[0]!.resourceName;
+  // One resource and one zone: it serves that zone unless both ids are known and differ (over several
+  // instances, another instance's zone: it is that one's).
+  const only = extracted[0];
+  const zone = zoneIds[0];
+  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0 && !(only!.zoneId && isLiteralZoneId(zone!))) names[zone!] = only!.resourceName;
   return names;
 }
 

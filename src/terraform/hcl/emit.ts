@@ -36,6 +36,11 @@ export interface EmitRulesetOptions {
   headerComments?: string[];
   /** `# TODO: <text>` lines inside a rule, by the rule's index: where a value unknown offline would go. */
   ruleTodos?: Record<number, string[]>;
+  /**
+   * `count = <expression>` as the resource's first line (a raw HCL expression): one workspace's ruleset in
+   * a root several workspaces share, `terraform.workspace == "eu" ? 1 : 0`. Core Terraform, any provider.
+   */
+  count?: string;
 }
 
 /** Raised when the emitter is given something it cannot turn into valid HCL. */
@@ -259,6 +264,11 @@ export function rulesetHclLines(opts: EmitRulesetOptions): string[] {
   const header = (opts.headerComments ?? []).flatMap((t) => t.split(/\r?\n/)).map((l) => `# ${l}`.trimEnd());
   const lines: string[] = [...header, ...todoLines(opts.todoComments)];
   lines.push(`resource "cloudflare_ruleset" ${hclString(resourceName)} {`);
+  if (opts.count !== undefined) {
+    const count = opts.count.trim();
+    if (count === "" || /[\r\n]/.test(count)) throw new HclEmitError(`count expression must be one non-empty line, got ${JSON.stringify(opts.count)}`);
+    lines.push(`count = ${count}`, "");
+  }
   lines.push(
     ...attrLines([
       ["zone_id", zoneExpr],
