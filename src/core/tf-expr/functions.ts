@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { createRequire } from "node:module";
-import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, markSet, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -99,7 +99,7 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   toset: (a) => {
     arity(a, 1, 1, "toset");
-    return distinct(list(a[0]!, "toset"));
+    return markSet(distinct(list(a[0]!, "toset")));
   },
   tolist: (a) => list(a[0]!, "tolist"),
   distinct: (a) => distinct(list(a[0]!, "distinct")),
@@ -146,7 +146,7 @@ const FUNCTIONS: Record<string, Fn> = {
   setproduct: (a) => {
     let out: Value[][] = [[]];
     for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
-    return a.length === 0 ? [] : out;
+    return markSet(a.length === 0 ? [] : out);
   },
   lower: (a) => str(a[0]!, "lower").toLowerCase(),
   upper: (a) => str(a[0]!, "upper").toUpperCase(),

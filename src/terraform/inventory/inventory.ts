@@ -6,7 +6,7 @@ import type { ConfigResource } from "../config/load.js";
 import type { ConfigTree, ModuleNode } from "../config/modules.js";
 import { resolveBody } from "../../core/tf-expr/body.js";
 import { Unknown } from "../../core/tf-expr/values.js";
-import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, type ModuleInstance } from "../config/resolve.js";
+import { EvaluationContext, keySuffix, stringOrReference, type Expansion, type InstanceBinding, type ModuleInstance } from "../config/resolve.js";
 import type { StateInstance, StateRead } from "../state/read.js";
 import { expressionText, literalString } from "../config/values.js";
 import { unresolvedZoneExpression } from "./zone-expression.js";
@@ -133,7 +133,16 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
   };
   const instances = ctx.moduleInstances(entry.node);
   for (const mi of instances) {
-    const exp = mi.keysKnown ? ctx.expand(r.body.count, r.body.for_each, mi) : { instances: null };
+    const exp: Expansion = mi.keysKnown ? ctx.expand(r.body.count, r.body.for_each, mi, { file: r.file, line: r.line, address: entry.configAddress }) : { instances: null };
+    if (exp.invalid) {
+      // Terraform rejects the value (an input error says so, at the argument): listed once at the configuration
+      // address, with nothing reported unknown, since nothing here waits for a plan.
+      const unknown = new Unknown(`terraform rejects the ${"for_each" in r.body ? "for_each" : "count"} of ${local}`);
+      const binding: InstanceBinding = "for_each" in r.body ? { each: { key: unknown, value: unknown } } : { count: unknown };
+      const { unresolved: _u, ...entryOf } = one(entry.configAddress, mi, binding, { mayHaveNoInstances: true });
+      out.push(entryOf);
+      break;
+    }
     if (!exp.instances) {
       // Keys unknown: one entry at the configuration address (no removal command can name the instances).
       const unknown = new Unknown(`the instances of ${local} are not known offline${exp.reason ? ` (${exp.reason})` : ""}`);
