@@ -1,6 +1,6 @@
 // Joins configuration and state into the inventory: one entry per resource instance state knows, or per
 // configuration resource when only config knows it, each with its file, line and zone id.
-import { LEGACY_WAF_RESOURCE_TYPES, isRelevant } from "../../core/legacy-types.js";
+import { CERTIFICATE_BLOCK_TYPES, LEGACY_WAF_RESOURCE_TYPES, isRelevant } from "../../core/legacy-types.js";
 import type { InventoryResource } from "../../core/model.js";
 import type { ConfigResource } from "../config/load.js";
 import type { ConfigTree, ModuleNode } from "../config/modules.js";
@@ -160,11 +160,13 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
       out.push(one(base + keySuffix(i.key), mi, i.binding, multi || mi.path !== entry.node.path ? { mayHaveNoInstances: true } : {}));
     }
   }
-  // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove.
-  if (out.length === 0 && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) {
+  // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove;
+  // a certificate block stays listed too, so the certificate audit can say it is there and needs nothing.
+  if (out.length === 0 && (LEGACY_WAF_RESOURCE_TYPES.has(r.type) || (r.mode === "managed" && CERTIFICATE_BLOCK_TYPES.has(r.type)))) {
     const mi = instances[0];
-    if (mi) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
+    if (mi && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
     // A module called with for_each = {} / count = 0: no instance to evaluate the block in, but it is still there.
+    // A certificate block of no instance: nothing of it is evaluated either (it configures nothing).
     else out.push(withoutInstance(entry));
   }
   return out;
