@@ -50,6 +50,10 @@ describe("count / for_each that terraform rejects", () => {
         rule("from_literal", 'for_each = ["x"]'),
         'variable "hosts" {\n  type    = set(string)\n  default = ["a", "b"]\n}\n',
         rule("from_set_var", "for_each = var.hosts"),
+        'variable "enabled" {\n  type    = bool\n  default = false\n}\n',
+        // Terraform unifies a conditional's results: `[]` next to a set is an empty set, next to a tuple a tuple.
+        rule("flag_set", 'for_each = var.enabled ? toset(["a"]) : []'),
+        rule("flag_tuple", 'for_each = var.enabled ? ["a"] : []'),
         'variable "unset" {\n  type = map(string)\n}\n',
         rule("from_unknown", "for_each = var.unset", "each.value"),
       ].join(""),
@@ -67,7 +71,9 @@ describe("count / for_each that terraform rejects", () => {
     expect(byAddress("cloudflare_waf_rule.from_set")).toEqual([]);
     expect(byAddress("cloudflare_waf_rule.from_set_var")).toEqual([]);
     expect(byAddress("cloudflare_waf_rule.from_unknown")).toEqual([]);
-    expect(report.errors).toHaveLength(3);
+    expect(byAddress("cloudflare_waf_rule.flag_set")).toEqual([]);
+    expect(byAddress("cloudflare_waf_rule.flag_tuple")).toHaveLength(1);
+    expect(report.errors).toHaveLength(4);
     // The blocks stay listed; nothing about the rejected ones is reported unknown.
     const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED").map((f) => f.address);
     expect(unresolved).not.toContain("cloudflare_waf_rule.from_null");
