@@ -54,6 +54,10 @@ describe("count / for_each that terraform rejects", () => {
         // Terraform unifies a conditional's results: `[]` next to a set is an empty set, next to a tuple a tuple.
         rule("flag_set", 'for_each = var.enabled ? toset(["a"]) : []'),
         rule("flag_tuple", 'for_each = var.enabled ? ["a"] : []'),
+        // lookup's default and coalesce's arguments take the type of the set they go with.
+        'variable "by_env" {\n  type    = map(set(string))\n  default = { prod = ["a"] }\n}\n',
+        rule("lookup_default", 'for_each = lookup(var.by_env, "staging", [])'),
+        rule("coalesced", 'for_each = coalesce([], toset(["q"]))'),
         'variable "unset" {\n  type = map(string)\n}\n',
         rule("from_unknown", "for_each = var.unset", "each.value"),
       ].join(""),
@@ -73,6 +77,8 @@ describe("count / for_each that terraform rejects", () => {
     expect(byAddress("cloudflare_waf_rule.from_unknown")).toEqual([]);
     expect(byAddress("cloudflare_waf_rule.flag_set")).toEqual([]);
     expect(byAddress("cloudflare_waf_rule.flag_tuple")).toHaveLength(1);
+    expect(byAddress("cloudflare_waf_rule.lookup_default")).toEqual([]);
+    expect(byAddress("cloudflare_waf_rule.coalesced")).toEqual([]);
     expect(report.errors).toHaveLength(4);
     // The blocks stay listed; nothing about the rejected ones is reported unknown.
     const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED").map((f) => f.address);
