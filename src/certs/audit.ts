@@ -6,7 +6,7 @@ import type { InputError } from "../core/model.js";
 import { buildEstateReport } from "../estate/report.js";
 import type { EstateInstance } from "../estate/load.js";
 import type { CertInventoryEntry, CertsReport } from "../render/certs-text.js";
-import { readCertificates } from "../terraform/readers/certificates.js";
+import { certificateBlocksWithoutInstance, readCertificates } from "../terraform/readers/certificates.js";
 
 /** Resource types the certificate audit reads (the report's `resources` lists only these). */
 export const CERTIFICATE_RESOURCE_TYPES: ReadonlySet<string> = new Set([
@@ -42,11 +42,15 @@ export function auditEstateCertificates(input: {
   asOf: string;
 }): CertsAudit {
   const certificates: LocatedCertificate[] = [];
+  const withoutInstance: CertInventoryEntry[] = [];
   const instances = input.instances.map((i) => {
     const resources = i.ws.resources.filter((r) => CERTIFICATE_RESOURCE_TYPES.has(r.type));
     const at = { root: i.root, workspace: i.workspace };
     const certs = readCertificates(resources);
     for (const certificate of certs) certificates.push({ certificate, ...at, rootDir: i.dir });
+    for (const { resource: r, kind } of certificateBlocksWithoutInstance(resources)) {
+      withoutInstance.push({ address: r.address, kind, file: r.file, line: r.line, zone: null, certificateAuthority: null, inConfig: true, inState: false, noInstances: true, ...at });
+    }
     const findings = [...auditCertificates(certs, input.asOf), ...i.ws.findings].map((f) => ({ ...f, ...at }));
     return { instance: { ...i, ws: { ...i.ws, resources } }, findings };
   });
@@ -57,7 +61,7 @@ export function auditEstateCertificates(input: {
     analysis: { zones: [], findings: instances.flatMap((i) => i.findings), instances: [] },
     errors: input.errors,
   });
-  report.certs = { asOf: input.asOf, timeline: timeline(input.asOf), certificates: certificates.map(inventoryEntry) };
+  report.certs = { asOf: input.asOf, timeline: timeline(input.asOf), certificates: [...certificates.map(inventoryEntry), ...withoutInstance] };
   return { report, certificates };
 }
 

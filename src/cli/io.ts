@@ -1,8 +1,9 @@
 // Process-facing helpers of the CLI: standard input, writing the report, the tool's version.
-import { readFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { constants, readFileSync } from "node:fs";
+import { access, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
+import { CliError } from "./errors.js";
 
 export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -31,6 +32,38 @@ export async function writeReportFile(file: string, content: string | Iterable<s
   const abs = path.resolve(file);
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFileAtomic(abs, content, { backup: /\.(tf|tf\.json|tfstate|tfstate\.backup)$/.test(abs) });
+}
+
+/**
+ * Refuses, before anything is written, a report file that cannot be written: a directory, a path under a
+ * file, a directory that is not writable, or a file another output of the run writes (`taken`: absolute
+ * paths). Creates nothing; `label` is the option as given, for the message (`--output report.json`).
+ */
+export async function checkReportFile(file: string, label: string, taken: ReadonlySet<string> = new Set()): Promise<void> {
+  const abs = path.resolve(file);
+  if (taken.has(abs)) throw new CliError(`${label}: --out-dir writes that file too; write the report elsewhere. Nothing was written`);
+  const isDirectory = await stat(abs).then((s) => s.isDirectory(), () => false);
+  if (isDirectory) throw new CliError(`${label}: is a directory, not a file. Nothing was written`);
+  await checkWritableDirectory(path.dirname(abs), label);
+}
+
+/**
+ * Refuses, before anything is written, an output directory that cannot be made or written in: the path (or
+ * the nearest of its parents that exists) is a file, or not writable. Creates nothing.
+ */
+export async function checkWritableDirectory(dir: string, label: string): Promise<void> {
+  for (let d = path.resolve(dir); ; ) {
+    const s = await stat(d).catch(() => null);
+    if (s) {
+      if (!s.isDirectory()) throw new CliError(`${label}: ${d} is not a directory. Nothing was written`);
+      const writable = await access(d, constants.W_OK).then(() => true, () => false);
+      if (!writable) throw new CliError(`${label}: ${d} is not writable. Nothing was written`);
+      return;
+    }
+    const up = path.dirname(d);
+    if (up === d) return;
+    d = up;
+  }
 }
 
 /** The report's `root`: the base directory relative to the working directory, with forward slashes. */

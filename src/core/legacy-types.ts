@@ -13,6 +13,12 @@ export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 /** The legacy data sources, which also disappear from providers after 3.35. */
 export const LEGACY_DATA_SOURCES: ReadonlySet<string> = new Set(["cloudflare_waf_packages", "cloudflare_waf_groups", "cloudflare_waf_rules"]);
 
+/**
+ * Certificate types whose blocks stay listed when their count/for_each is known to give no instance (the
+ * certificate audit shows such a block as needing nothing, as scan shows a legacy block of no instance).
+ */
+export const CERTIFICATE_BLOCK_TYPES: ReadonlySet<string> = new Set(["cloudflare_certificate_pack", "cloudflare_total_tls", "cloudflare_custom_hostname", "cloudflare_custom_ssl"]);
+
 /** The resource types the tool reads. Everything else in a tree is skipped. */
 export const RELEVANT_TYPES = new Set([
   "cloudflare_waf_package",

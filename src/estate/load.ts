@@ -149,6 +149,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
       const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
       const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, terraformWorkspace);
       const resources = buildInventory(sub, states, evaluation);
+      errors.push(...evaluation.inputErrors);
       const domain = readDomain(resources, errors, forgottenAddresses(sub));
       const ws: Workspace = {
         base,

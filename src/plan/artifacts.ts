@@ -361,11 +361,12 @@ export async function writeArtifacts(
   force: boolean,
 ): Promise<string[]> {
   const files = artifactFiles(content);
-  await mkdir(dir, { recursive: true });
+  // Refuse before creating anything: not even the directory is made for a run that writes nothing.
   if (!force) {
     const existing = await existingFiles(dir, files.map(([name]) => name));
     if (existing.length) throw new UserInputError(`${dir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
   }
+  await mkdir(dir, { recursive: true });
   for (const [name, text] of files) {
     try {
       await writeNewFile(path.join(dir, name), text, { force });

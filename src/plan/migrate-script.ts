@@ -15,7 +15,7 @@
 import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
-import { displayZone } from "./steps.js";
+import { displayZone, zoneLabel } from "./steps.js";
 import { importIdForText } from "../core/zone-placeholder.js";
 
 export interface ScriptPatch {
@@ -232,7 +232,10 @@ export function renderMigrateScript(input: ScriptInput): string {
   w();
   w('step "0: preconditions (PLAN.md)"');
   w('echo "Each zone must already be migrated in Cloudflare, with its URI-based WAF overrides deleted:"');
-  for (const z of input.zones) w(`echo ${shellQuote(`  ${displayZone(z)}${z.zone.zoneName ? ` (${z.zone.zoneName})` : ""}: cf-waf-migrate api status --zone ${displayZone(z)}`)}`);
+  for (const z of input.zones) {
+    const name = displayZone(z) === z.zone.zoneId && z.zone.zoneName ? ` (${z.zone.zoneName})` : "";
+    w(`echo ${shellQuote(`  ${zoneLabel(z)}${name}: cf-waf-migrate api status --zone ${displayZone(z)}`)}`);
+  }
   w('confirm "Are all of these zones migrated?"');
   w();
 

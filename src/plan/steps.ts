@@ -4,7 +4,7 @@
 // The order is the point of this file. Legacy state entries are removed (step 5) before the legacy blocks
 // are deleted (step 6): deleting a block first makes the provider "destroy" it, which resets the live
 // previous WAF to its defaults instead of deleting anything.
-import type { ZoneAnalysis } from "../core/analyze.js";
+import { UNKNOWN_ZONE, type ZoneAnalysis } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { PlanStep } from "../core/model.js";
@@ -80,29 +80,30 @@ function step0Preconditions(input: PlanInput): PlanStep {
   }
   for (const z of input.zones) {
     const zone = displayZone(z);
-    commands.push(`cf-waf-migrate api check --zone ${zone}`);
+    const label = zoneLabel(z);
+    commands.push(withZoneComment(`cf-waf-migrate api check --zone ${zone}`, z));
     if (z.zone.migrationMode === "validation") {
-      commands.push(`cf-waf-migrate api migrate --zone ${zone} --mode validation --yes`);
-      notes.push(`${zone} (Enterprise): validation runs both WAFs side by side; review Security > Events, then finish with: cf-waf-migrate api migrate --zone ${zone} --mode pending --yes`);
+      commands.push(withZoneComment(`cf-waf-migrate api migrate --zone ${zone} --mode validation --yes`, z));
+      notes.push(`${label} (Enterprise): validation runs both WAFs side by side; review Security > Events, then finish with: cf-waf-migrate api migrate --zone ${zone} --mode pending --yes`);
     } else {
-      commands.push(`cf-waf-migrate api migrate --zone ${zone} --mode pending --yes`);
-      notes.push(`${zone} (${z.zone.plan}): the pending path turns the new WAF on and the previous WAF off at once (or Security > WAF > Managed rules > Review configuration > Deploy in the dashboard)`);
+      commands.push(withZoneComment(`cf-waf-migrate api migrate --zone ${zone} --mode pending --yes`, z));
+      notes.push(`${label} (plan ${z.zone.plan}): the pending path turns the new WAF on and the previous WAF off at once (or Security > WAF > Managed rules > Review configuration > Deploy in the dashboard)`);
     }
-    if (!z.zone.compatible) notes.push(`${zone} is not compatible until its URI-based overrides are deleted: run the check again after deleting them`);
+    if (!z.zone.compatible) notes.push(`${label} is not compatible until its URI-based overrides are deleted: run the check again after deleting them`);
   }
   notes.push("Migration is irreversible: after it the previous WAF's APIs stop working for the zone.");
   return { number: 0, title: "Preconditions: delete URI-based overrides, then migrate each zone in the service", commands, notes };
 }
 
 function step1Generate(input: PlanInput): PlanStep {
-  const commands = input.zones.map((z) => `cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z)}.tf`);
+  const commands = input.zones.map((z) => withZoneComment(`cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z)}.tf`, z));
   return {
     number: 1,
     title: "Generate the zone's ruleset configuration",
     commands,
     notes: [
       `or use the generated ${input.rulesetFile}, built from your Terraform (exact with --config-json from \`cf-waf-migrate api config\`)`,
-      ...input.zones.flatMap((z) => z.rulesetNotes.map((n) => `${displayZone(z)}: ${n}`)),
+      ...input.zones.flatMap((z) => z.rulesetNotes.map((n) => `${zoneLabel(z)}: ${n}`)),
     ],
   };
 }
@@ -121,7 +122,7 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
         ? `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource kept from ${from.file}; the zone's other rulesets stay out of this migration`
         : `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource; with cf-terraforming's output, pass it as --from-cf-terraforming FILE to keep just that resource`,
       `a zone has one ${MANAGED_PHASE} entry point: keep exactly one cloudflare_ruleset for it, and note its resource address for the import`,
-      ...input.zones.map((z) => `${displayZone(z)}: cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`),
+      ...input.zones.map((z) => `${zoneLabel(z)}: cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`),
       ...(ws === null
         ? []
         : [
@@ -137,7 +138,7 @@ function step3Import(input: PlanInput): PlanStep {
   for (const z of input.zones) {
     for (const imp of z.zone.imports) commands.push(`${TF} import ${shellQuote(imp.to)} ${shellQuote(importIdForText(imp.id, z.zone.zoneId))}`);
     if (!z.rulesetId) {
-      notes.push(`${displayZone(z)}: replace ${RULESET_ID_PLACEHOLDER} with the entry point ruleset id from \`cf-waf-migrate api entrypoint --zone ${displayZone(z)}\``);
+      notes.push(`${zoneLabel(z)}: replace ${RULESET_ID_PLACEHOLDER} with the entry point ruleset id from \`cf-waf-migrate api entrypoint --zone ${displayZone(z)}\``);
     }
     if (!isLiteralZoneId(z.zone.zoneId)) notes.push(`cloudflare_ruleset.${z.rulesetResourceName}: ${unknownZoneHint(z.zone.zoneId)}`);
   }
@@ -248,6 +249,27 @@ function step7Verify(input: PlanInput): PlanStep {
 
 export function displayZone(z: ZoneAnalysis): string {
   return isLiteralZoneId(z.zone.zoneId) ? z.zone.zoneId : "<ZONE_ID>";
+}
+
+/**
+ * A zone as the plan's notes name it: its id; else `<ZONE_ID>` with which zone that is (its name when known,
+ * and the expression or resource address that gives its id), so that several zones of unknown id are
+ * told apart.
+ */
+export function zoneLabel(z: ZoneAnalysis): string {
+  if (isLiteralZoneId(z.zone.zoneId)) return z.zone.zoneId;
+  return `<ZONE_ID> of ${whichZone(z)}`;
+}
+
+function whichZone(z: ZoneAnalysis): string {
+  const what = z.zone.zoneId === UNKNOWN_ZONE ? "the resources that name no zone" : z.zone.zoneId.replace(/[\r\n]+/g, " ");
+  return z.zone.zoneName ? `${z.zone.zoneName}, ${what}` : what;
+}
+
+/** A command for a zone of unknown id, with a shell comment saying which zone its `<ZONE_ID>` is. */
+export function withZoneComment(command: string, z: ZoneAnalysis): string {
+  if (isLiteralZoneId(z.zone.zoneId)) return command;
+  return `${command}  # <ZONE_ID>: ${whichZone(z)}`;
 }
 
 function zoneSlug(z: ZoneAnalysis): string {

@@ -24,6 +24,8 @@ export interface CertInventoryEntry {
   certificateAuthority: string | null;
   inConfig: boolean;
   inState: boolean;
+  /** A block in config whose count/for_each is known to give no instance: no certificate, nothing to do. */
+  noInstances?: true;
   /** The root module (relative to the report's `root`) and workspace it was read in. */
   root?: string;
   workspace?: string;
@@ -151,7 +153,13 @@ export function renderCertsText(report: CertsReport, opts: CertsTextOptions): st
       out.push("");
       out.push(st.bold(`No action (${quiet.length})`) + st.dim("  another CA, or nothing the chain change affects"));
       for (const c of quiet) {
-        const ca = c.certificateAuthority ? `CA ${c.certificateAuthority}` : c.kind === "custom_hostname" ? "default CA" : "CA not set";
+        const ca = c.noInstances
+          ? "no instance: its count/for_each gives none here"
+          : c.certificateAuthority
+            ? `CA ${c.certificateAuthority}`
+            : c.kind === "custom_hostname"
+              ? "default CA"
+              : "CA not set";
         out.push(`  ${st.ok("ok")}  ${instancePrefix(report, c)}${c.address}  ${st.dim(`${KIND_LABEL[c.kind]}, ${ca}${c.file ? ` · ${where(report, c.file, c.line)}` : ""}`)}`);
       }
     }
@@ -171,11 +179,12 @@ export function renderCertsText(report: CertsReport, opts: CertsTextOptions): st
 
 function summaryLine(report: CertsReport, st: Style, title: string): string {
   const count = (s: Severity) => report.findings.filter((f) => f.severity === s).length;
-  const n = report.certs?.certificates.length ?? report.resources.length;
+  const n = report.certs?.certificates.filter((c) => !c.noInstances).length ?? report.resources.length;
   const inConfig = report.resources.filter((r) => r.inConfig).length;
   const inState = report.resources.filter((r) => r.inState).length;
+  const blocks = report.certs?.certificates.filter((c) => c.noInstances).length ?? 0;
   const parts = [
-    `${n} certificate${n === 1 ? "" : "s"} (${report.resources.length} resource${report.resources.length === 1 ? "" : "s"}: ${inConfig} in config, ${inState} in state)`,
+    `${n} certificate${n === 1 ? "" : "s"}${blocks ? ` and ${blocks} block${blocks === 1 ? "" : "s"} with no instance` : ""} (${report.resources.length} resource${report.resources.length === 1 ? "" : "s"}: ${inConfig} in config, ${inState} in state)`,
     st.severity("error", `${count("error")} error${count("error") === 1 ? "" : "s"}`),
     st.severity("warning", `${count("warning")} warning${count("warning") === 1 ? "" : "s"}`),
     st.severity("info", `${count("info")} info`),

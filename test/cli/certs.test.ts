@@ -504,3 +504,80 @@ describe("certs: several roots", () => {
     }
   });
 });
+
+describe("certs: blocks whose count/for_each gives no instance", () => {
+  // The real shape: packs and custom hostnames fanned out over a tfvars map that this environment leaves
+  // empty, Total TLS behind a feature-flag count, in a module whose other call gives one instance.
+  function tree(): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cfwm-certs-none-"));
+    const write = (rel: string, text: string) => {
+      const abs = path.join(dir, rel);
+      mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileSync(abs, text);
+    };
+    write(
+      "main.tf",
+      [
+        'variable "packs" {',
+        "  type    = map(object({ zone_id = string, hosts = list(string) }))",
+        "  default = {}",
+        "}",
+        'variable "total_tls" {',
+        "  type    = bool",
+        "  default = false",
+        "}",
+        "",
+        'resource "cloudflare_certificate_pack" "le" {',
+        "  for_each              = var.packs",
+        "  zone_id               = each.value.zone_id",
+        '  type                  = "advanced"',
+        "  hosts                 = each.value.hosts",
+        '  validation_method     = "txt"',
+        "  validity_days         = 90",
+        '  certificate_authority = "lets_encrypt"',
+        "}",
+        "",
+        'resource "cloudflare_total_tls" "tls" {',
+        "  count                 = var.total_tls ? 1 : 0",
+        '  zone_id               = "0123456789abcdef0123456789abcdef"',
+        "  enabled               = true",
+        '  certificate_authority = "lets_encrypt"',
+        "}",
+        "",
+        'resource "cloudflare_custom_hostname" "tenants" {',
+        "  for_each = toset([])",
+        '  zone_id  = "0123456789abcdef0123456789abcdef"',
+        "  hostname = each.key",
+        "  ssl {",
+        '    method                = "txt"',
+        '    certificate_authority = "lets_encrypt"',
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    return dir;
+  }
+
+  it("JSON: each block is listed with noInstances, of no zone, and gives no finding", async () => {
+    const { report, exitCode } = await json([tree(), "--as-of", "2024-09-08"]);
+    expect(exitCode).toBe(0);
+    expect(report.findings).toEqual([]);
+    const rows = (report.certs.certificates as { address: string; kind: string; line: number; zone: string | null; noInstances?: boolean }[]).map((c) => [c.address, c.kind, c.line, c.zone, c.noInstances]);
+    expect(rows).toEqual([
+      ["cloudflare_certificate_pack.le", "advanced", 10, null, true],
+      ["cloudflare_custom_hostname.tenants", "custom_hostname", 27, null, true],
+      ["cloudflare_total_tls.tls", "total_tls", 20, null, true],
+    ]);
+  });
+
+  it("text: listed under No action as blocks with no instance, not 'No certificate resources found'", async () => {
+    const { stdout, exitCode } = await certs([tree(), "--as-of", "2024-09-08", "--format", "text"]);
+    expect(exitCode).toBe(0);
+    expect(stdout).not.toContain("No certificate resources found");
+    expect(stdout).toContain("0 certificates and 3 blocks with no instance");
+    expect(stdout).toMatch(/ok {2}cloudflare_certificate_pack\.le {2}Advanced certificate pack, no instance: its count\/for_each gives none here · .*main\.tf:10/);
+    expect(stdout).toContain("cloudflare_total_tls.tls  Total TLS, no instance");
+    expect(stdout).toContain("cloudflare_custom_hostname.tenants  Custom hostname, no instance");
+  });
+});

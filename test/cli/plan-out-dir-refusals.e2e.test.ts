@@ -2,7 +2,7 @@
 // parsed (its legacy block then missing from legacy-removal.patch and migrate.sh), an unreadable
 // --config-json, or a --format plan does not have still wrote PLAN.md, ruleset.tf, migrate.sh, the patch and
 // report.json, and only then failed: a half-true migration left on disk next to an error.
-import { cpSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
@@ -79,5 +79,67 @@ describe("plan --out-dir writes nothing when the run exits 2", () => {
     const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", out, "--format", "json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual(["PLAN.md", "legacy-removal.patch", "migrate.sh", "report.json", "ruleset.tf"]);
+  });
+});
+
+describe("plan --out-dir DIR --output FILE: a report file that cannot be written is refused before DIR", () => {
+  // Before, DIR was written, then writing FILE failed ("internal error", exit 2) with the artifacts on disk.
+  it("FILE under a regular file, FILE a directory, FILE one of DIR's own files: nothing is created, not even DIR", async () => {
+    const base = tempDir("cfwm-refuse-output-");
+    writeFileSync(path.join(base, "notes.txt"), "a file, not a directory\n");
+    mkdirSync(path.join(base, "reports"));
+    const out = path.join(base, "migration");
+    const cases: [string, string][] = [
+      [path.join(base, "notes.txt", "plan.json"), "is not a directory"],
+      [path.join(base, "reports"), "is a directory, not a file"],
+      [path.join(out, "report.json"), "--out-dir writes that file too"],
+    ];
+    for (const [file, message] of cases) {
+      const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", out, "--format", "json", "--output", file]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`--output ${file}: `);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).not.toContain("internal error");
+      expect(r.stderr).not.toContain("wrote");
+      expect(existsSync(out)).toBe(false);
+    }
+    expect(readdirSync(path.join(base, "reports"))).toEqual([]);
+  });
+
+  it("DIR that is a file, or under one, is refused in one line (not an internal error)", async () => {
+    const base = tempDir("cfwm-refuse-output-");
+    writeFileSync(path.join(base, "notes.txt"), "a file\n");
+    for (const dir of [path.join(base, "notes.txt"), path.join(base, "notes.txt", "migration")]) {
+      const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", dir, "--format", "json", "--output", path.join(base, "plan.json")]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`--out-dir ${dir}: ${path.join(base, "notes.txt")} is not a directory. Nothing was written`);
+      expect(r.stderr).not.toContain("internal error");
+      expect(existsSync(path.join(base, "plan.json"))).toBe(false);
+    }
+  });
+
+  it("--format html=FILE is checked the same way", async () => {
+    const base = tempDir("cfwm-refuse-output-");
+    mkdirSync(path.join(base, "reports"));
+    const out = path.join(base, "migration");
+    const r = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", out, "--format", "json", "--format", `html=${path.join(base, "reports")}`]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`--format html=${path.join(base, "reports")}: is a directory`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("DIR with an existing artifact is refused with nothing written, and a FILE that can be written is written with DIR", async () => {
+    const base = tempDir("cfwm-refuse-output-");
+    const out = path.join(base, "migration");
+    mkdirSync(out);
+    writeFileSync(path.join(out, "PLAN.md"), "kept\n");
+    const refused = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", out, "--format", "json", "--output", path.join(base, "plan.json")]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain("already has PLAN.md: nothing was written");
+    expect(readdirSync(out)).toEqual(["PLAN.md"]);
+    const ok = await runCli(["plan", COUNT, "--var", "environment=staging", "--out-dir", path.join(base, "fresh"), "--format", "json", "--output", path.join(base, "new", "plan.json")]);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(existsSync(path.join(base, "new", "plan.json"))).toBe(true);
+    expect(readdirSync(path.join(base, "fresh"))).toContain("PLAN.md");
   });
 });

@@ -15,7 +15,7 @@ import { dedupeErrors } from "../../estate/load.js";
 import { instanceOutDirFromRoot, writeEstatePlans } from "../../plan/estate-out-dir.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
-import { relativeRoot, toolVersion } from "../io.js";
+import { checkReportFile, checkWritableDirectory, relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
@@ -25,7 +25,7 @@ import { readServiceConfig } from "../../terraform/config/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming/read.js";
 import { isLiteralZoneId } from "../../core/import-id.js";
 import { rulesetWorkspaceGate } from "../../core/workspace-ruleset.js";
-import { assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
+import { artifactFiles, assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
@@ -171,10 +171,17 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     // Input that could not be read (or a file step 6 cannot edit) makes the plan incomplete: a legacy block
     // there would be missing from the patch and the script. Such a run exits 2 and writes no artifact at all.
     const withheld = argv["out-dir"] !== undefined && report.errors.length > 0;
-    if (argv["out-dir"] && single && !withheld) {
-      const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]), { plan: single.plan, report, markdown: markdown(report), script: script() }, argv.force);
+    // Every refusal before the first write: a report file that cannot be written must not follow a written --out-dir.
+    const artifactsContent = argv["out-dir"] && single && !withheld ? { plan: single.plan, report, markdown: markdown(report), script: script() } : null;
+    const ownFiles = new Set(artifactsContent ? artifactFiles(artifactsContent).map(([name]) => path.resolve(cwd, argv["out-dir"]!, name)) : []);
+    if (argv["out-dir"] && !withheld) await checkWritableDirectory(path.resolve(cwd, argv["out-dir"]), `--out-dir ${argv["out-dir"]}`);
+    for (const t of resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true)) {
+      if (t.file !== null) await checkReportFile(t.file, t.file === argv.output ? `--output ${t.file}` : `--format ${t.format}=${t.file}`, ownFiles);
+    }
+    if (artifactsContent) {
+      const written = await writeArtifacts(path.resolve(cwd, argv["out-dir"]!), artifactsContent, argv.force);
       process.stderr.write(`cf-waf-migrate: wrote ${written.map((f) => path.join(argv["out-dir"]!, f)).join(", ")}\n`);
-    } else if (argv["out-dir"] && !withheld) {
+    } else if (argv["out-dir"] && !single && !withheld) {
       const written = await writeEstatePlans({
         cwd,
         outDir: argv["out-dir"],

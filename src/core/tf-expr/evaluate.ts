@@ -11,6 +11,8 @@ import {
   firstUnknownIn,
   isKnown,
   isObject,
+  isSetValue,
+  markSet,
   newObject,
   ResourceReference,
   toStringValue,
@@ -96,11 +98,28 @@ function ev(e: Expr, env: Env): Value {
     case "conditional": {
       const c = ev(e.cond, env);
       if (!isKnown(c)) return unknownOf(c);
-      return toBool(c) ? ev(e.then, env) : ev(e.else, env);
+      const taken = toBool(c);
+      const v = taken ? ev(e.then, env) : ev(e.else, env);
+      return Array.isArray(v) && !isSetValue(v) ? unifiedWithOther(v, taken ? e.else : e.then, env) : v;
     }
     case "for":
       return forExpr(e, env);
   }
+}
+
+/**
+ * Terraform gives both results of a conditional one type: `enabled ? toset(x) : []` is a set either way.
+ * A list or tuple chosen is a set (a copy) when the other result is one, or when its type cannot be told
+ * offline (unknown, or an error): that can only make a `for_each` over it accepted, never rejected.
+ */
+function unifiedWithOther(v: Value[], other: Expr, env: Env): Value {
+  let o: Value;
+  try {
+    o = ev(other, env);
+  } catch {
+    return markSet([...v]);
+  }
+  return isSetValue(o) || !isKnown(o) ? markSet([...v]) : v;
 }
 
 function unknownOf(v: Unknown | ResourceReference): Unknown {

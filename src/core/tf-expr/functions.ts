@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { createRequire } from "node:module";
-import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markSet, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -81,7 +81,8 @@ const FUNCTIONS: Record<string, Fn> = {
     const m = map(a[0]!, "lookup");
     const k = str(a[1]!, "lookup");
     if (Object.hasOwn(m, k)) return m[k]!;
-    if (a.length === 3) return a[2]!;
+    // The default takes the map's element type: a list default of a map of sets is a set.
+    if (a.length === 3) return Array.isArray(a[2]) && !isSetValue(a[2]) && Object.values(m).some(isSetValue) ? markSet([...a[2]]) : a[2]!;
     throw new EvalError(`lookup: the given key ${JSON.stringify(k)} does not exist`);
   },
   merge: (a) => {
@@ -99,7 +100,7 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   toset: (a) => {
     arity(a, 1, 1, "toset");
-    return distinct(list(a[0]!, "toset"));
+    return markSet(distinct(list(a[0]!, "toset")));
   },
   tolist: (a) => list(a[0]!, "tolist"),
   distinct: (a) => distinct(list(a[0]!, "distinct")),
@@ -146,7 +147,7 @@ const FUNCTIONS: Record<string, Fn> = {
   setproduct: (a) => {
     let out: Value[][] = [[]];
     for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
-    return a.length === 0 ? [] : out;
+    return markSet(a.length === 0 ? [] : out);
   },
   lower: (a) => str(a[0]!, "lower").toLowerCase(),
   upper: (a) => str(a[0]!, "upper").toUpperCase(),
@@ -203,7 +204,8 @@ export function callFunction(name: string, args: Value[], ctx: FunctionContext):
     // The first known usable argument decides, unless an unknown one comes before it.
     for (const x of args) {
       if (!isKnown(x)) return x instanceof Unknown ? x : new Unknown(`coalesce() over a value known only after apply`);
-      if (x !== null && x !== "") return x;
+      // Its arguments take one type: a list next to a set (or a value whose type is unknown) is a set.
+      if (x !== null && x !== "") return Array.isArray(x) && !isSetValue(x) && args.some((y) => isSetValue(y) || !isKnown(y)) ? markSet([...x]) : x;
     }
   }
   for (const x of args) if (!isKnown(x)) return x instanceof Unknown ? x : new Unknown(`${name}() of a resource attribute, known only after apply`);

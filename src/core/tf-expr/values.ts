@@ -31,6 +31,24 @@ export class ResourceReference {
   }
 }
 
+/**
+ * Terraform sets (`toset`, `setproduct`, a variable of a `set(...)` type) are arrays here, like lists and
+ * tuples; `for_each` accepts a set of strings but rejects a list or tuple, so the arrays that are sets are
+ * marked. A fresh array is never marked: a tuple literal, a `[for …]`, `yamldecode`, `keys` are not sets.
+ */
+const SETS = new WeakSet<Value[]>();
+
+/** Marks an array as a Terraform set (and returns it). */
+export function markSet<T extends Value[]>(items: T): T {
+  SETS.add(items);
+  return items;
+}
+
+/** Whether an array is a Terraform set (see markSet). */
+export function isSetValue(v: Value): boolean {
+  return Array.isArray(v) && SETS.has(v);
+}
+
 /** An evaluation error Terraform would report (a missing attribute, a wrong type): `try` and `can` catch it. */
 export class EvalError extends Error {}
 

@@ -70,7 +70,7 @@ export interface ModuleDir {
   removed?: RemovedBlock[];
   /** `moved` blocks (absent when the directory has none). */
   moved?: MovedBlock[];
-  variables: Record<string, { default?: unknown }>;
+  variables: Record<string, { default?: unknown; type?: string }>;
   locals: Record<string, unknown>;
   errors: InputError[];
   /**
@@ -336,7 +336,8 @@ function extractOthers(f: ParsedFile, mod: ModuleDir, lineOf: (key: string[], i:
 
   for (const [name, bodies] of Object.entries(objectOf(f.body.variable))) {
     const body = objectOf(listOf(bodies)[0]);
-    mod.variables[name] = Object.hasOwn(body, "default") ? { default: body.default } : {};
+    const type = expressionText(body.type) ?? (typeof body.type === "string" ? body.type : null);
+    mod.variables[name] = { ...(Object.hasOwn(body, "default") ? { default: body.default } : {}), ...(type !== null ? { type } : {}) };
   }
   for (const l of listOf(f.body.locals)) Object.assign(mod.locals, objectOf(l));
 }

@@ -8,7 +8,8 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { evaluateConfigValue } from "../../core/tf-expr/body.js";
 import type { Scope } from "../../core/tf-expr/evaluate.js";
-import { isKnown, isObject, ResourceReference, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
+import { isKnown, isObject, isSetValue, markSet, newObject, ResourceReference, typeName, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
+import type { AttributeError } from "../hcl/attribute-position.js";
 import type { ModuleNode } from "./modules.js";
 
 /** Root variable values (tfvars, --var-file, --var), by root directory. */
@@ -40,6 +41,15 @@ export interface Expansion {
   instances: { key: string | number | null; binding: InstanceBinding }[] | null;
   /** Why the instances are unknown. */
   reason?: string;
+  /** The value is known offline and terraform rejects it: what terraform says (an input error, not unknown). */
+  invalid?: string;
+}
+
+/** Where a `count`/`for_each` is written: its block and the address of what it expands. */
+export interface BlockAt {
+  file: string;
+  line: number;
+  address: string;
 }
 
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -49,6 +59,7 @@ export class EvaluationContext {
   private instances = new Map<ModuleNode, ModuleInstance[]>();
   private rootDir = new Map<ModuleInstance, string>();
   private fileCache = new Map<string, string | Unknown>();
+  private invalid = new Map<string, AttributeError>();
   private depth = 0;
 
   constructor(
@@ -98,14 +109,37 @@ export class EvaluationContext {
     }
   }
 
-  /** The instances `count` / `for_each` give, evaluated in `mi`. Neither set: one instance without a key. */
-  expand(count: unknown, forEach: unknown, mi: ModuleInstance): Expansion {
+  /**
+   * The instances `count` / `for_each` give, evaluated in `mi`. Neither set: one instance without a key.
+   * A value known offline that terraform rejects (`for_each = null`, a list or tuple, `count = -1`) gives no
+   * instances and `invalid`: terraform's message; with `at` (the block), it is also recorded as an input
+   * error at the argument (see `inputErrors`).
+   */
+  expand(count: unknown, forEach: unknown, mi: ModuleInstance, at?: BlockAt): Expansion {
+    const exp = this.expandValue(count, forEach, mi);
+    if (exp.invalid && at) this.recordInvalid(at, forEach !== undefined ? "for_each" : "count", exp.invalid);
+    return exp;
+  }
+
+  /** The input errors `expand` found so far: bad `count`/`for_each` values terraform rejects. */
+  get inputErrors(): AttributeError[] {
+    return [...this.invalid.values()];
+  }
+
+  private recordInvalid(at: BlockAt, attribute: string, message: string): void {
+    const key = `${at.file}\u0000${at.line}\u0000${at.address}\u0000${message}`;
+    if (!this.invalid.has(key)) this.invalid.set(key, { file: at.file, line: at.line, column: null, attribute, message: `${at.address}: ${message}` });
+  }
+
+  private expandValue(count: unknown, forEach: unknown, mi: ModuleInstance): Expansion {
     if (forEach !== undefined) {
       const v = this.value(forEach, mi);
       if (!isKnown(v)) return { instances: null, reason: reasonOf(v) };
       if (isObject(v)) {
         return { instances: Object.keys(v).sort().map((k) => ({ key: k, binding: { each: { key: k, value: v[k]! } } })) };
       }
+      const bad = invalidForEach(v);
+      if (bad) return { instances: null, reason: bad, invalid: bad };
       if (Array.isArray(v) && v.every((x): x is string => typeof x === "string")) {
         return { instances: [...new Set(v)].sort().map((k) => ({ key: k, binding: { each: { key: k, value: k } } })) };
       }
@@ -114,8 +148,8 @@ export class EvaluationContext {
     if (count !== undefined) {
       const v = this.value(count, mi);
       if (!isKnown(v)) return { instances: null, reason: reasonOf(v) };
-      const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n) || n < 0) return { instances: null, reason: "count is not a whole number" };
+      const n = countOf(v);
+      if (typeof n === "string") return { instances: null, reason: n, invalid: n };
       return { instances: Array.from({ length: n }, (_, i) => ({ key: i, binding: { count: i } })) };
     }
     return { instances: [{ key: null, binding: {} }] };
@@ -124,7 +158,7 @@ export class EvaluationContext {
   private expandModule(node: ModuleNode, parent: ModuleInstance): ModuleInstance[] {
     const call = node.call!;
     const base = parent.path ? `${parent.path}.module.${call.name}` : `module.${call.name}`;
-    const exp = this.expand(call.count, call.forEach, parent);
+    const exp = this.expand(call.count, call.forEach, parent, { file: call.file, line: call.line, address: parent.keysKnown ? base : `${parent.path}.module.${call.name}` });
     if (!exp.instances || !parent.keysKnown) {
       const unknown = new Unknown(`the instances of module.${call.name} are not known offline${exp.reason ? ` (${exp.reason})` : ""}`);
       const binding: InstanceBinding = call.forEach !== undefined ? { each: { key: unknown, value: unknown } } : call.count !== undefined ? { count: unknown } : {};
@@ -180,7 +214,7 @@ export class EvaluationContext {
     const cached = mi.variables.get(name);
     if (cached !== undefined) return cached;
     mi.variables.set(name, new Unknown(`var.${name} refers to itself`));
-    const v = this.variableValue(mi, name);
+    const v = asDeclared(this.variableValue(mi, name), mi.node.dir.variables[name]?.type);
     mi.variables.set(name, v);
     return v;
   }
@@ -225,6 +259,51 @@ export class EvaluationContext {
     this.fileCache.set(abs, out);
     return out;
   }
+}
+
+/**
+ * A variable's value as its type makes it: a `set(...)` type makes the list given a set (a copy, so the
+ * caller's tuple stays one). A set anywhere deeper (`map(set(string))`, `object({ a = optional(set(string)) })`)
+ * marks every array in the value, which can only make a `for_each` over it accepted, never rejected.
+ */
+function asDeclared(v: Value, type: string | undefined): Value {
+  if (type === undefined || !/\bset\s*\(/.test(type) || !isKnown(v)) return v;
+  if (/^set\s*\(/.test(type.trim())) return Array.isArray(v) ? markSet([...v]) : v;
+  const deep = (x: Value): Value => {
+    if (Array.isArray(x)) return markSet(x.map(deep));
+    if (isObject(x)) {
+      const o = newObject();
+      for (const k of Object.keys(x)) o[k] = deep(x[k]!);
+      return o;
+    }
+    return x;
+  };
+  return deep(v);
+}
+
+/** What terraform says of a known `for_each` value it rejects; null when it accepts it or may. */
+function invalidForEach(v: Known): string | null {
+  const rejects = 'terraform rejects it: The given "for_each" argument value is unsuitable: ';
+  if (v === null) return `for_each is null: ${rejects}the given "for_each" argument value is null. A map, or set of strings is allowed.`;
+  if (Array.isArray(v)) {
+    if (!isSetValue(v)) {
+      return `for_each is a list or tuple${v.length === 0 ? " (empty)" : ""}, not a set: ${rejects}the "for_each" argument must be a map, or set of strings, and you have provided a value of type tuple. Wrap it in toset(...) or make it a map.`;
+    }
+    if (v.some((x) => x === null)) return `for_each is a set holding null: ${rejects}"for_each" sets must not contain null values.`;
+    return null;
+  }
+  if (typeof v === "object") return null;
+  return `for_each is a ${typeof v}, not a map or a set of strings: ${rejects}the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${typeof v}.`;
+}
+
+/** The number of instances a known `count` gives, or what terraform says when it rejects the value. */
+function countOf(v: Known): number | string {
+  if (v === null) return 'count is null: terraform rejects it: The given "count" argument value is null. An integer is required.';
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : typeof v === "boolean" ? NaN : null;
+  if (n === null || Number.isNaN(n)) return `count is ${typeName(v) === "list" ? "a list" : typeName(v) === "object" ? "an object" : JSON.stringify(v)}, not a number: terraform rejects it: Invalid expression value: a number is required.`;
+  if (!Number.isInteger(n)) return `count is ${n}, not a whole number: terraform rejects it: The given "count" argument value is unsuitable: value must be a whole number`;
+  if (n < 0) return `count is ${n}: terraform rejects it: The given "count" argument value is unsuitable: must be greater than or equal to zero.`;
+  return n;
 }
 
 export function keySuffix(key: string | number | null): string {

@@ -34,7 +34,7 @@ function configured(resource: ConfigResource, node: ModuleNode, ctx: EvaluationC
   const perModule = new Map<string, (IndexKey | null)[]>();
   for (const mi of ctx.moduleInstances(node)) {
     if (!mi.keysKnown) return null;
-    const exp = ctx.expand(resource.body.count, resource.body.for_each, mi);
+    const exp = ctx.expand(resource.body.count, resource.body.for_each, mi, { file: resource.file, line: resource.line, address: `${node.path ? `${node.path}.` : ""}${resource.type}.${resource.name}` });
     if (!exp.instances) return null;
     const mk = moduleKeys(mi);
     perModule.set(JSON.stringify(mk), exp.instances.map((i) => i.key));

@@ -1,12 +1,12 @@
 // Joins configuration and state into the inventory: one entry per resource instance state knows, or per
 // configuration resource when only config knows it, each with its file, line and zone id.
-import { LEGACY_WAF_RESOURCE_TYPES, isRelevant } from "../../core/legacy-types.js";
+import { CERTIFICATE_BLOCK_TYPES, LEGACY_WAF_RESOURCE_TYPES, isRelevant } from "../../core/legacy-types.js";
 import type { InventoryResource } from "../../core/model.js";
 import type { ConfigResource } from "../config/load.js";
 import type { ConfigTree, ModuleNode } from "../config/modules.js";
 import { resolveBody } from "../../core/tf-expr/body.js";
 import { Unknown } from "../../core/tf-expr/values.js";
-import { EvaluationContext, keySuffix, stringOrReference, type InstanceBinding, type ModuleInstance } from "../config/resolve.js";
+import { EvaluationContext, keySuffix, stringOrReference, type Expansion, type InstanceBinding, type ModuleInstance } from "../config/resolve.js";
 import type { StateInstance, StateRead } from "../state/read.js";
 import { expressionText, literalString } from "../config/values.js";
 import { unresolvedZoneExpression } from "./zone-expression.js";
@@ -133,7 +133,16 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
   };
   const instances = ctx.moduleInstances(entry.node);
   for (const mi of instances) {
-    const exp = mi.keysKnown ? ctx.expand(r.body.count, r.body.for_each, mi) : { instances: null };
+    const exp: Expansion = mi.keysKnown ? ctx.expand(r.body.count, r.body.for_each, mi, { file: r.file, line: r.line, address: entry.configAddress }) : { instances: null };
+    if (exp.invalid) {
+      // Terraform rejects the value (an input error says so, at the argument): listed once at the configuration
+      // address, with nothing reported unknown, since nothing here waits for a plan.
+      const unknown = new Unknown(`terraform rejects the ${"for_each" in r.body ? "for_each" : "count"} of ${local}`);
+      const binding: InstanceBinding = "for_each" in r.body ? { each: { key: unknown, value: unknown } } : { count: unknown };
+      const { unresolved: _u, ...entryOf } = one(entry.configAddress, mi, binding, { mayHaveNoInstances: true });
+      out.push(entryOf);
+      break;
+    }
     if (!exp.instances) {
       // Keys unknown: one entry at the configuration address (no removal command can name the instances).
       const unknown = new Unknown(`the instances of ${local} are not known offline${exp.reason ? ` (${exp.reason})` : ""}`);
@@ -151,11 +160,13 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
       out.push(one(base + keySuffix(i.key), mi, i.binding, multi || mi.path !== entry.node.path ? { mayHaveNoInstances: true } : {}));
     }
   }
-  // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove.
-  if (out.length === 0 && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) {
+  // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove;
+  // a certificate block stays listed too, so the certificate audit can say it is there and needs nothing.
+  if (out.length === 0 && (LEGACY_WAF_RESOURCE_TYPES.has(r.type) || (r.mode === "managed" && CERTIFICATE_BLOCK_TYPES.has(r.type)))) {
     const mi = instances[0];
-    if (mi) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
+    if (mi && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
     // A module called with for_each = {} / count = 0: no instance to evaluate the block in, but it is still there.
+    // A certificate block of no instance: nothing of it is evaluated either (it configures nothing).
     else out.push(withoutInstance(entry));
   }
   return out;

@@ -94,6 +94,7 @@ export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> 
   );
   const evaluation = new EvaluationContext(tree.roots, tree.nodes, rootVariables, (abs) => displayPath(abs, base), opts.workspace ?? null);
   const resources = buildInventory(tree, states, evaluation);
+  errors.push(...evaluation.inputErrors);
   const domain = readDomain(resources, errors, forgottenAddresses(tree));
   await locateAttributeErrors(errors, base);
   const findings = remoteModuleFindings(tree.remoteModules);

@@ -235,9 +235,27 @@ function readCustomSsl(r: InventoryResource): Certificate {
 }
 
 /** Certificates of the inventory, in inventory order. */
+/**
+ * The certificate blocks in config whose count/for_each (or module's) is known to give no instance: there,
+ * but configuring no certificate. A custom hostname counts only when it has an `ssl` block.
+ */
+export function certificateBlocksWithoutInstance(resources: InventoryResource[]): { resource: InventoryResource; kind: CertificateKind }[] {
+  const kinds: Record<string, CertificateKind> = {
+    cloudflare_certificate_pack: "advanced",
+    cloudflare_total_tls: "total_tls",
+    cloudflare_custom_hostname: "custom_hostname",
+    cloudflare_custom_ssl: "custom_uploaded",
+  };
+  return resources
+    .filter((r) => r.noInstances && Object.hasOwn(kinds, r.type) && (r.type !== "cloudflare_custom_hostname" || r.configAttributes?.ssl !== undefined))
+    .map((resource) => ({ resource, kind: kinds[resource.type]! }));
+}
+
 export function readCertificates(resources: InventoryResource[]): Certificate[] {
   const out: Certificate[] = [];
   for (const r of resources) {
+    // A block whose count/for_each gives no instance is no certificate (certificateBlocksWithoutInstance).
+    if (r.noInstances) continue;
     switch (r.type) {
       case "cloudflare_zone":
         out.push(readZone(r));
