@@ -21,6 +21,8 @@ export interface PlanMarkdownInput {
   syntaxLabel?: string;
   /** The first thing to do, before anything else (raising a provider constraint that is too low). */
   first?: string;
+  /** Which state the plan read and what migrate.sh checks of it (planned-state.ts). */
+  stateNote?: string;
 }
 
 export function renderPlanMarkdown(input: PlanMarkdownInput): string {
@@ -34,6 +36,8 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
   );
   // Raising a provider constraint that is too low comes before everything: part of what is never cut.
   if (input.first) fixed.push("", `**First: ${input.first}.**`);
+  // Which state (and workspace) the steps change: never cut.
+  if (input.stateNote) fixed.push("", input.stateNote);
   const incompatible = report.zones.filter((z) => !z.compatible).length;
   const act = report.findings.filter((f) => f.severity !== "info");
   fixed.push("");

@@ -1,7 +1,7 @@
 // `terraform import ADDRESS ID` without a provider: adds the resource entry an import of a
 // cloudflare_ruleset would add to ./terraform.tfstate (root module only, as the plan imports), written
 // atomically so that a kill leaves the old or the new state.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const [address, id] = args;
@@ -11,8 +11,9 @@ if (!m || !id) {
   process.exit(1);
 }
 const [, type, name] = m;
-// The local backend's file for the selected workspace (TF_WORKSPACE), as terraform would choose it.
-const workspace = process.env.TF_WORKSPACE;
+// The local backend's file for the selected workspace (TF_WORKSPACE, else .terraform/environment), as
+// terraform would choose it.
+const workspace = process.env.TF_WORKSPACE || (existsSync(".terraform/environment") ? readFileSync(".terraform/environment", "utf8").trim() : "");
 const file = workspace && workspace !== "default" ? `terraform.tfstate.d/${workspace}/terraform.tfstate` : "terraform.tfstate";
 const state = JSON.parse(readFileSync(file, "utf8"));
 if (state.resources.some((r) => !r.module && r.mode === "managed" && r.type === type && r.name === name)) {
