@@ -4,6 +4,7 @@
 import type { Finding, Report } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
+import { countRemovals, removalCountText } from "../core/removal-count.js";
 
 export interface PlanMarkdownInput {
   report: Report;
@@ -44,6 +45,7 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
   fixed.push(
     `${count(report.zones.length, "zone")} (${incompatible} not compatible) · ${count(act.length, "finding")} to act on · ` +
       `${count(input.stateRemovals.length, "state address", "state addresses")} to remove` +
+      (countRemovals(input.stateRemovals).dataSources ? ` (${removalCountText(input.stateRemovals)})` : "") +
       (report.errors.length ? ` · ${count(report.errors.length, "unreadable input")}` : ""),
   );
 
