@@ -372,8 +372,21 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("rc=$?");
   w("set -e");
   w('printf "%s\\n" "$PLAN_OUT"');
+  w("# Without colour codes (terraform colours its output unless -no-color), for the checks below.");
+  w("PLAIN=\"$(sed -E 's/\\x1b\\[[0-9;]*m//g' <<<\"$PLAN_OUT\")\"");
+  // Address moves only (`moved` blocks, terraform's implicit x -> x[0] once count is added), outputs or not:
+  // the summary counts every resource action and is all zeros, and every action header is a move
+  // (src/terraform/runner/plan.ts onlyAddressMoves).
+  w('if [ "$rc" = 2 ]; then');
+  w('  HEADERS="$(grep -E "^  # " <<<"$PLAIN" || true)"');
+  w('  NOT_MOVES="$(grep -vE "^  # [^ ].* has moved to [^ ].*$" <<<"$HEADERS" || true)"');
+  w('  if grep -qxF "Plan: 0 to add, 0 to change, 0 to destroy." <<<"$PLAIN" && [ -n "$HEADERS" ] && [ -z "$NOT_MOVES" ] && ! grep -qE " will be read during apply$" <<<"$HEADERS"; then');
+  w('    echo "done: no resource changes; only resource addresses move in the state (moved blocks, or count added to a resource; root outputs may change too): $TF apply -refresh=false saves that to the state without changing anything in Cloudflare"');
+  w("    exit 0");
+  w("  fi");
+  w("fi");
   // Outputs removed with the legacy blocks change the root outputs and nothing else (no `Plan:` line).
-  w('if [ "$rc" = 2 ] && grep -qF "without changing any real infrastructure" <<<"$PLAN_OUT" && ! grep -qE "^Plan: [0-9]+ to " <<<"$PLAN_OUT"; then');
+  w('if [ "$rc" = 2 ] && grep -qF "without changing any real infrastructure" <<<"$PLAIN" && ! grep -qE "^Plan: [0-9]+ to " <<<"$PLAIN"; then');
   w('  echo "done: no resource changes; only root outputs change (outputs that exposed legacy blocks were removed): $TF apply -refresh=false saves that to the state without changing anything in Cloudflare"');
   w("  exit 0");
   w("fi");
