@@ -2,12 +2,14 @@
 // saved next to the state backup (`.cf-waf-migrate/final-<UTC>.tfplan`). Exit 0: the migration is complete.
 // Exit 2 with root output changes only (outputs that exposed legacy blocks were removed with them): `apply
 // --yes` applies that saved plan, exactly what was checked, which writes the outputs to the state and changes
-// nothing in Cloudflare; left unapplied, the next `terraform apply` of anyone would do it anyway. Any other
-// change: shown, nothing applied, and the run exits 1.
+// nothing in Cloudflare; left unapplied, the next `terraform apply` of anyone would do it anyway. The same
+// for a plan that only moves addresses (`moved` blocks, terraform's implicit `x` → `x[0]` after a user added
+// count), outputs or not: no resource action, only the state's addresses change. Any other change: shown,
+// nothing applied, and the run exits 1.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { applySavedPlan, applySavedPlanArgs, formatCommandLine, plan, planArgs } from "../terraform/runner/index.js";
-import { onlyOutputChanges } from "../terraform/runner/plan.js";
+import { onlyAddressMoves, onlyOutputChanges } from "../terraform/runner/plan.js";
 import { BACKUP_DIR, display, utcStamp } from "./backup.js";
 import { StepFailedError } from "./errors.js";
 import type { ApplyContext, ApplyStep } from "./types.js";
@@ -30,7 +32,7 @@ export const finalPlanStep: ApplyStep = {
     if (ctx.dryRun) {
       return {
         status: "would-run",
-        detail: "would plan the root module and expect no changes (or root output changes only, which it would apply from the saved plan)",
+        detail: "would plan the root module and expect no changes (or only root output changes or address moves, which it would apply from the saved plan)",
         wouldRun: [formatCommandLine(ctx.cli.bin, planArgs({ refresh: false, out: finalPlanFile(ctx) }))],
       };
     }
@@ -38,16 +40,25 @@ export const finalPlanStep: ApplyStep = {
     await mkdir(path.join(ctx.chdir, BACKUP_DIR), { recursive: true });
     const result = await plan(ctx.cli, { refresh: false, out });
     const shown = display(ctx, path.join(ctx.chdir, out));
-    if (result.changes && onlyOutputChanges(result.stdout)) {
+    const moves = result.changes && !onlyOutputChanges(result.stdout) && onlyAddressMoves(result.stdout);
+    if (result.changes && (onlyOutputChanges(result.stdout) || moves)) {
       const chdir = display(ctx, ctx.chdir);
       const command = formatCommandLine(ctx.terraform.flavor, [...(chdir === "." ? [] : [`-chdir=${chdir}`]), ...applySavedPlanArgs(out)]);
       try {
         await applySavedPlan(ctx.cli, out);
       } catch (e) {
         throw new StepFailedError(
-          `the plan changes root module outputs only (outputs that exposed legacy blocks were removed), but applying it failed; run \`${command}\` (from this directory) to save them to the state`,
+          moves
+            ? `the plan only moves resource addresses in the state (moved blocks, or count added to a resource), but applying it failed; run \`${command}\` (from this directory) to save the moves to the state`
+            : `the plan changes root module outputs only (outputs that exposed legacy blocks were removed), but applying it failed; run \`${command}\` (from this directory) to save them to the state`,
           ctx.redact(e instanceof Error ? e.message : String(e)),
         );
+      }
+      if (moves) {
+        return {
+          status: "done",
+          detail: `no resource changes; only resource addresses move in the state (moved blocks, or count added to a resource${/^Changes to Outputs:/m.test(result.stdout) ? "; root outputs change too" : ""}): applied the saved plan ${shown}, which saved the moves to the state without changing anything in Cloudflare`,
+        };
       }
       return {
         status: "done",

@@ -22,6 +22,7 @@ import type { VariableArgs } from "../terraform/config/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.js";
 import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
+import { stateIdentity } from "../terraform/state/v4.js";
 import type { ImportTask, Migration } from "./types.js";
 import { inputRecord, ownValue } from "../core/null-proto.js";
 
@@ -77,6 +78,13 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     // The pulled state is that workspace's, and terraform plans the configuration in it.
     ...(fromPull && input.workspace !== undefined ? { workspace: input.workspace } : {}),
   });
+  // --state FILE feeds the inventory, and the pulled state is the one that changes: they must be one state
+  // (migrate.sh checks the same, planned-state.ts). A copy of another workspace's state would plan its zones'
+  // imports and removals here.
+  if (!fromPull) {
+    const refused = stateFileMismatch(ws.states, stateIdentity(pulled.state), input.stateFile!, cli, input.workspace);
+    if (refused) throw new ApplyRefusedError([refused]);
+  }
   // apply changes one root's state: over several roots (an estate) it refuses before any change.
   if (ws.tree.roots.length > 1) {
     const roots = ws.tree.roots.map((r) => displayPath(r.dir.dir, ws.base));
@@ -136,6 +144,23 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const migration = await planMigration(ws, analysis, list, instances);
   migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
+}
+
+/** Why --state FILE is not the state terraform changes here (another lineage), or null when nothing says so. */
+function stateFileMismatch(
+  states: readonly { lineage: string | null; serial: number | null }[],
+  live: { lineage: string | null; serial: number | null },
+  file: string,
+  cli: TerraformCli,
+  workspace: string | undefined,
+): string | null {
+  const read = states.find((s) => s.lineage !== null);
+  if (!read || live.lineage === null || read.lineage === live.lineage) return null;
+  const where = `\`${cli.bin} state pull\` in ${cli.cwd}${workspace !== undefined ? ` (workspace ${workspace})` : ""}`;
+  return (
+    `--state ${file} is not the state this run would change: it has lineage ${read.lineage}${read.serial !== null ? ` (serial ${read.serial})` : ""}, and ${where} has lineage ${live.lineage}${live.serial !== null ? ` (serial ${live.serial})` : ""}. ` +
+    `Select the workspace ${file} belongs to (\`${cli.bin} workspace select NAME\`, TF_WORKSPACE=NAME or --workspace NAME), or leave out --state to read the live state`
+  );
 }
 
 /**

@@ -50,6 +50,13 @@ export interface EstateInstance {
   dir: string;
   /** The state files (as given) that make up this instance; empty for configuration only. */
   stateFiles: string[];
+  /**
+   * Its states say which workspace they are: kept where the local backend keeps that workspace's state
+   * (`ROOT/terraform.tfstate`, `ROOT/terraform.tfstate.d/<ws>/terraform.tfstate`) or pulled by the tool
+   * itself. False for a state saved anywhere else (`state pull > prod.tfstate`, standard input), whose
+   * workspace is only assumed, and for an instance without state.
+   */
+  workspaceKnown: boolean;
   /** Its own workspace: tree, states, inventory, domain; `errors` is empty (the estate holds them all). */
   ws: Workspace;
 }
@@ -162,7 +169,7 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
         stateKnown: states.length > 0,
         remoteModules: sub.remoteModules,
       };
-      instances.push({ root: root.path, workspace, dir: root.dir, stateFiles: files, ws });
+      instances.push({ root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws });
     }
   }
   instances.sort((a, b) => comparePaths(a.root, b.root) || workspaceOrder(a.workspace, b.workspace));

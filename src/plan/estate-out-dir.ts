@@ -12,6 +12,7 @@ import { hasMigration, instanceOutDir, renderEstateMarkdown, type PlannedInstanc
 import { buildEstateReport } from "../estate/report.js";
 import { renderMigrateScript } from "./migrate-script.js";
 import { renderPlanMarkdown } from "./plan-markdown.js";
+import { plannedStateNote, plannedStateOf, scriptWorkspace } from "./planned-state.js";
 import { writeNewFile } from "../terraform/edit/fs-atomic.js";
 import { UserInputError } from "../core/user-input-error.js";
 import { artifactFiles, existingFiles, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
@@ -100,6 +101,7 @@ function plannedOf(p: InstancePlan, sharedFiles: string[]): PlannedInstance {
 /** One instance's files: its own report (its resources, zones, findings and steps), PLAN.md and migrate.sh. */
 function contentOf(p: InstancePlan, input: { cwd: string; outDir: string; version: string; root: string; errors: InputError[] }, sharedFiles: string[]) {
   const { instance, plan } = p;
+  const plannedState = plannedStateOf(instance);
   const zones = p.analysis.analysis.zones.filter((z) => !z.zone.rulesetIn);
   const report = buildEstateReport({
     version: input.version,
@@ -120,9 +122,10 @@ function contentOf(p: InstancePlan, input: { cwd: string; outDir: string; versio
     versions: plan.versionsMarkdown,
     ...(plan.constraintStep ? { first: `${plan.constraintStep} (see PROVIDER_FEATURE_MISSING)` } : {}),
     syntaxLabel: plan.syntaxLabel,
+    stateNote: plannedStateNote(plannedState, scriptWorkspace(instance.workspace)),
   });
   const dir = path.resolve(input.cwd, input.outDir, instanceOutDir(instance.root, instance.workspace));
   const fromScript = path.relative(dir, instance.dir).split(path.sep).join("/") || ".";
-  const script = renderMigrateScript({ ...scriptInput(input.version, zones, plan), workspace: instance.workspace, root: { fromScript, sharedFiles } });
+  const script = renderMigrateScript({ ...scriptInput(input.version, zones, plan), workspace: instance.workspace, plannedState, root: { fromScript, sharedFiles } });
   return { plan, report, markdown, script };
 }

@@ -3,6 +3,8 @@
 // changing state unless --yes; TF=tofu runs OpenTofu; a second run skips what the first one finished.
 //
 // What keeps it safe, in order:
+// - it changes the state the plan read: before any change, `state pull` must show that state's lineage
+//   (planned-state.ts; a plan made without state has nothing to compare);
 // - while an expression still refers to a legacy block (LEGACY_REFERENCE) it refuses at the very start;
 // - everything it could refuse is checked before step 3 changes anything: each file of each patch must
 //   apply (or, on a resumed run, be applied already), and no URI-based override may be left in state;
@@ -17,6 +19,7 @@ import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { displayZone, zoneLabel } from "./steps.js";
 import { importIdForText } from "../core/zone-placeholder.js";
+import { lineageText, type PlannedState } from "./planned-state.js";
 
 export interface ScriptPatch {
   /** File name of the patch next to the script. */
@@ -53,6 +56,12 @@ export interface ScriptInput {
    * it imports (a copy of another workspace's file over this one would have removed it).
    */
   rulesetGate?: { workspace: string; copy: string } | null;
+  /**
+   * The state the plan was made from (planned-state.ts): before any change the script checks that the
+   * live state (`state pull`, in the workspace it runs in) has its lineage. Absent or null: the plan read
+   * no state, and there is nothing to compare.
+   */
+  plannedState?: PlannedState | null;
   /**
    * Other root modules that call a module whose blocks step 6 deletes, relative to the root module (where
    * the script runs), for a plan made for this root alone: before step 6 the script reads their states too
@@ -179,6 +188,7 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('step "0: checks before any change"');
   w('command -v git >/dev/null 2>&1 || fail "git is not installed: it applies the patches. Nothing was changed"');
   w('[ -d "$PATCH_DIR" ] || fail "$PATCH_DIR does not exist: run migrate.sh in the Terraform root module the plan was made for. Nothing was changed"');
+  lineageCheck(w, input);
   w('CURRENT="$("$TF" state list)" || fail "$TF state list failed: nothing was changed"');
   w("if [ -n \"$CURRENT\" ] && grep -qE '(^|\\.)cloudflare_waf_override\\.[^.]+$' <<<\"$(resource_of <<<\"$CURRENT\")\"; then");
   w('  fail "a URI-based WAF override is still in state: do step 0 of PLAN.md first (delete its block and terraform apply, which deletes it; then migrate the zone). Nothing was changed"');
@@ -384,8 +394,21 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("rc=$?");
   w("set -e");
   w('printf "%s\\n" "$PLAN_OUT"');
+  w("# Without colour codes (terraform colours its output unless -no-color), for the checks below.");
+  w("PLAIN=\"$(sed -E 's/\\x1b\\[[0-9;]*m//g' <<<\"$PLAN_OUT\")\"");
+  // Address moves only (`moved` blocks, terraform's implicit x -> x[0] once count is added), outputs or not:
+  // the summary counts every resource action and is all zeros, and every action header is a move
+  // (src/terraform/runner/plan.ts onlyAddressMoves).
+  w('if [ "$rc" = 2 ]; then');
+  w('  HEADERS="$(grep -E "^  # " <<<"$PLAIN" || true)"');
+  w('  NOT_MOVES="$(grep -vE "^  # [^ ].* has moved to [^ ].*$" <<<"$HEADERS" || true)"');
+  w('  if grep -qxF "Plan: 0 to add, 0 to change, 0 to destroy." <<<"$PLAIN" && [ -n "$HEADERS" ] && [ -z "$NOT_MOVES" ] && ! grep -qE " will be read during apply$" <<<"$HEADERS"; then');
+  w('    echo "done: no resource changes; only resource addresses move in the state (moved blocks, or count added to a resource; root outputs may change too): $TF apply -refresh=false saves that to the state without changing anything in Cloudflare"');
+  w("    exit 0");
+  w("  fi");
+  w("fi");
   // Outputs removed with the legacy blocks change the root outputs and nothing else (no `Plan:` line).
-  w('if [ "$rc" = 2 ] && grep -qF "without changing any real infrastructure" <<<"$PLAN_OUT" && ! grep -qE "^Plan: [0-9]+ to " <<<"$PLAN_OUT"; then');
+  w('if [ "$rc" = 2 ] && grep -qF "without changing any real infrastructure" <<<"$PLAIN" && ! grep -qE "^Plan: [0-9]+ to " <<<"$PLAIN"; then');
   w('  echo "done: no resource changes; only root outputs change (outputs that exposed legacy blocks were removed): $TF apply -refresh=false saves that to the state without changing anything in Cloudflare"');
   w("  exit 0");
   w("fi");
@@ -395,6 +418,66 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  *) echo "migrate.sh: terraform plan failed (exit $rc)" >&2; exit "$rc" ;;');
   w("esac");
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The check that the state about to change is the one the plan read: same lineage, a serial not lower
+ * than the plan's. Found trialing a plan made from a pulled copy of staging's state (saved outside
+ * terraform.tfstate.d/) whose migrate.sh, run with prod selected, changed prod.
+ */
+function lineageCheck(w: (s?: string) => void, input: ScriptInput): void {
+  const planned = input.plannedState;
+  if (!planned) return;
+  const exported = input.workspace !== undefined && input.workspace !== "default";
+  const files = planned.files.map((f) => (f === "-" ? "standard input" : f)).join(", ");
+  if (planned.lineages.length === 0) {
+    if (planned.workspaceKnown || exported) return;
+    w(`# The plan read ${files}, which names no lineage, outside terraform.tfstate.d/: the workspace it belongs to is`);
+    w("# unknown and nothing identifies the state, so TF_WORKSPACE must name it.");
+    w(`[ -n "\${TF_WORKSPACE:-}" ] || fail ${shellQuote(`the plan read ${files}, which names no lineage and is not where terraform keeps a workspace's state: the workspace it belongs to is unknown. Run TF_WORKSPACE=NAME bash migrate.sh with the workspace of that state. Nothing was changed`)}`);
+    return;
+  }
+  w(`# Which state is about to change: the plan read ${files} (${lineageText(planned)}).`);
+  if (!planned.workspaceKnown && !exported) {
+    w("# Its workspace is unknown (the state was not where terraform keeps a workspace's state): the lineage check");
+    w("# below is what makes sure the selected workspace (or TF_WORKSPACE) is that state's.");
+  }
+  w('WS_NOW="$("$TF" workspace show)" || fail "$TF workspace show failed: nothing was changed"');
+  w('PULLED="$("$TF" state pull)" || fail "$TF state pull failed: nothing was changed"');
+  w(`LINEAGE_RE='"lineage"[[:space:]]*:[[:space:]]*"([^"]*)"'`);
+  w(`SERIAL_RE='"serial"[[:space:]]*:[[:space:]]*([0-9]+)'`);
+  w("# The first match: terraform writes serial and lineage at the top of the state, before any resource.");
+  w(`lineage_of() { if [[ $1 =~ $LINEAGE_RE ]]; then printf '%s' "\${BASH_REMATCH[1]}"; fi; }`);
+  w('LIVE_LINEAGE="$(lineage_of "$PULLED")"');
+  w('LIVE_SERIAL=""');
+  w('if [[ $PULLED =~ $SERIAL_RE ]]; then LIVE_SERIAL="${BASH_REMATCH[1]}"; fi');
+  w('PLAN_SERIAL=""');
+  w('case "$LIVE_LINEAGE" in');
+  for (const l of planned.lineages) w(`  ${shellQuote(l.lineage)}) PLAN_SERIAL=${l.serial ?? '""'} ;;`);
+  w("  *)");
+  w(`    echo ${shellQuote(`migrate.sh: refused: the state here is not the one the plan was made from. Nothing was changed.`)} >&2`);
+  w(`    echo ${shellQuote(`  the plan read: ${files} (${lineageText(planned)}${planned.workspaceKnown && exported ? `, workspace ${input.workspace}` : planned.workspaceKnown ? "" : ", workspace unknown"})`)} >&2`);
+  w('    if [ -n "$LIVE_LINEAGE" ]; then FOUND_DESC="lineage $LIVE_LINEAGE${LIVE_SERIAL:+, serial $LIVE_SERIAL}"; else FOUND_DESC="no state (or one without a lineage)"; fi');
+  w('    echo "  $TF state pull in workspace $WS_NOW (the one this run would change): $FOUND_DESC" >&2');
+  w("    # Name the workspace of this root whose state is the plan's, when there is one (read-only).");
+  w('    if WORKSPACES="$(env -u TF_WORKSPACE "$TF" workspace list 2>/dev/null)"; then');
+  w("      while IFS= read -r line; do");
+  w('        [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
+  w('        ws="${BASH_REMATCH[1]}"');
+  w('        [ "$ws" != "$WS_NOW" ] || continue');
+  w('        other="$(TF_WORKSPACE="$ws" "$TF" state pull 2>/dev/null)" || continue');
+  w('        case "$(lineage_of "$other")" in');
+  w(`          ${planned.lineages.map((l) => shellQuote(l.lineage)).join(" | ")}) echo "  workspace $ws has the plan's state: run TF_WORKSPACE=$ws bash migrate.sh (or $TF workspace select $ws first)" >&2 ;;`);
+  w("        esac");
+  w('      done <<<"$WORKSPACES"');
+  w("    fi");
+  w(`    echo ${shellQuote("  select the workspace the plan was made for (terraform workspace select NAME, or TF_WORKSPACE=NAME bash migrate.sh), or run cf-waf-migrate plan again with this workspace's state")} >&2`);
+  w("    exit 1 ;;");
+  w("esac");
+  w('if [ -n "$PLAN_SERIAL" ] && [ -n "$LIVE_SERIAL" ] && [ "$LIVE_SERIAL" -lt "$PLAN_SERIAL" ]; then');
+  w('  fail "the state in workspace $WS_NOW (serial $LIVE_SERIAL) is older than the one the plan read (serial $PLAN_SERIAL): it was restored or rolled back since. Run cf-waf-migrate plan again with the current state. Nothing was changed"');
+  w("fi");
+  w('echo "state: workspace $WS_NOW, lineage $LIVE_LINEAGE, serial ${LIVE_SERIAL:-?} (the plan read serial ${PLAN_SERIAL:-?})"');
 }
 
 /** A legacy data source's resource address (`module.waf.data.cloudflare_waf_packages.owasp`). */

@@ -4,6 +4,7 @@
 import type { Finding, Report } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { fitSections, MARKDOWN_MAX_CHARS, type BudgetSection } from "../core/markdown-budget.js";
+import { countRemovals, removalCountText } from "../core/removal-count.js";
 
 export interface PlanMarkdownInput {
   report: Report;
@@ -21,6 +22,8 @@ export interface PlanMarkdownInput {
   syntaxLabel?: string;
   /** The first thing to do, before anything else (raising a provider constraint that is too low). */
   first?: string;
+  /** Which state the plan read and what migrate.sh checks of it (planned-state.ts). */
+  stateNote?: string;
 }
 
 export function renderPlanMarkdown(input: PlanMarkdownInput): string {
@@ -34,12 +37,15 @@ export function renderPlanMarkdown(input: PlanMarkdownInput): string {
   );
   // Raising a provider constraint that is too low comes before everything: part of what is never cut.
   if (input.first) fixed.push("", `**First: ${input.first}.**`);
+  // Which state (and workspace) the steps change: never cut.
+  if (input.stateNote) fixed.push("", input.stateNote);
   const incompatible = report.zones.filter((z) => !z.compatible).length;
   const act = report.findings.filter((f) => f.severity !== "info");
   fixed.push("");
   fixed.push(
     `${count(report.zones.length, "zone")} (${incompatible} not compatible) · ${count(act.length, "finding")} to act on · ` +
       `${count(input.stateRemovals.length, "state address", "state addresses")} to remove` +
+      (countRemovals(input.stateRemovals).dataSources ? ` (${removalCountText(input.stateRemovals)})` : "") +
       (report.errors.length ? ` · ${count(report.errors.length, "unreadable input")}` : ""),
   );
 

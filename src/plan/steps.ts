@@ -10,6 +10,7 @@ import { MANAGED_PHASE } from "../core/mappings.js";
 import type { PlanStep } from "../core/model.js";
 import { shellQuote } from "../core/shell-quote.js";
 import { importIdForText, unknownZoneHint } from "../core/zone-placeholder.js";
+import { countRemovals, removalCountText } from "../core/removal-count.js";
 
 export type RemovalStrategy = "state-rm" | "removed-blocks";
 
@@ -176,6 +177,12 @@ function step5StateRemoval(input: PlanInput): PlanStep {
   const notes: string[] = [];
   const commands: string[] = [];
   if (input.stateRemovals.length) {
+    const { dataSources } = countRemovals(input.stateRemovals);
+    const n = input.stateRemovals.length;
+    notes.push(
+      `removes ${n} address${n === 1 ? "" : "es"}: ${removalCountText(input.stateRemovals)}` +
+        (dataSources ? ` (legacy data sources belong to no one zone, so a zone's own removal list holds only its resources)` : ""),
+    );
     const quoted = input.stateRemovals.map(shellQuote).join(" ");
     commands.push(`${TF} state list | grep -E ${shellQuote("(^|\\.)(data\\.)?cloudflare_waf_(package|group|rule)s?\\.")}`);
     commands.push(`${TF} state rm -dry-run ${quoted}`);

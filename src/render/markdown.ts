@@ -8,6 +8,7 @@ import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { findingsByZone, instanceLabel, isEstate, otherFindingInstance, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
 import { blocksInstanceZones, zoneEntries, zoneStatus } from "../estate/zone-status.js";
+import { removalCountText } from "../core/removal-count.js";
 
 export interface MarkdownOptions {
   /** Title of the report (the command that produced it). */
@@ -181,7 +182,7 @@ function zoneSection(report: Report, z: ZoneReport, findings: Finding[], estate:
     out.push(...fenced("hcl", z.imports.map((i) => `import {\n  to = ${i.to}\n  id = ${hclString(i.id)}\n}`).join("\n\n")));
   }
   if (z.stateRemovals.length) {
-    out.push("", `#### Remove from state (${z.stateRemovals.length})`, "");
+    out.push("", `#### Remove from state (${removalCountText(z.stateRemovals)})`, "");
     out.push(...fenced("text", z.stateRemovals.join("\n")));
   }
   return out;

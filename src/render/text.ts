@@ -6,6 +6,7 @@ import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { makeStyle, type Style } from "./style.js";
 import { findingsByZone, instanceLabel, isEstate, otherFindingInstance, zoneKey } from "./instances.js";
 import { estateSummary, STATUS_LABEL, summarySentence } from "../estate/summary.js";
+import { removalCountText } from "../core/removal-count.js";
 
 export interface TextOptions {
   color: boolean;
@@ -120,7 +121,7 @@ function zoneDetails(z: ZoneReport, st: Style): string[] {
   }
   for (const i of z.imports) lines.push(`  ${st.bold("Import")}   ${i.to}  ${i.id}`);
   if (z.stateRemovals.length) {
-    lines.push(`  ${st.bold("Remove from state")} (${z.stateRemovals.length}):`);
+    lines.push(`  ${st.bold("Remove from state")} (${removalCountText(z.stateRemovals)}):`);
     for (const a of z.stateRemovals) lines.push(`    ${a}`);
   }
   if (z.phase1.reasons.length) lines.push(st.dim(`  phase 1 would not have admitted it: ${z.phase1.reasons.join("; ")}`));

@@ -331,6 +331,20 @@ describe("cf-waf-migrate apply", () => {
     expect(readState(work.dir).resources.some((r) => r.type === "cloudflare_ruleset")).toBe(true);
   });
 
+  it("--state FILE of another state (another lineage: another workspace's pulled copy) is refused before any change", async () => {
+    const work = await prepareWork();
+    const copy = path.join(work.scratch, "staging.tfstate");
+    const live = readFileSync(path.join(work.dir, "terraform.tfstate"), "utf8");
+    const lineage = (JSON.parse(live) as { lineage: string }).lineage;
+    writeFileSync(copy, live.replace(lineage, "22222222-2222-4222-8222-222222222222"));
+    const r = await apply(work, [".", "--state", copy, ...IDS, "--yes"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout + r.stderr).toContain(`is not the state this run would change: it has lineage 22222222-2222-4222-8222-222222222222`);
+    expect(r.stdout + r.stderr).toContain(`has lineage ${lineage}`);
+    expect(calls(work).map(kind).every((k) => READ_ONLY.has(k))).toBe(true);
+    expect(readFileSync(path.join(work.dir, "terraform.tfstate"), "utf8")).toBe(live);
+  });
+
   it("never prints a secret from the environment, even in terraform's error output", async () => {
     const work = await prepareWork();
     const secret = "s3cr3t-token-value-1234567890";

@@ -165,6 +165,9 @@ describe("cf-waf-migrate plan", () => {
     // retired API refuses once the zone is migrated: the import and its plan come after step 6.
     expect(run.stdout).toContain("The configuration reads legacy data sources");
     expect(significant.map((c) => c.slice(0, 2).join(" "))).toEqual([
+      // Step 0: is the state here the one the plan read (its lineage)? (read-only)
+      "workspace show",
+      "state pull",
       "state rm",
       "state rm",
       // Before step 6: does another workspace still hold the blocks? (read-only)
@@ -179,7 +182,7 @@ describe("cf-waf-migrate plan", () => {
     expect(dryRun![2]).toBe("-dry-run");
     expect(dryRun!.slice(3)).toEqual(realRm!.slice(2));
     expect(realRm).toContain('module.waf["shop"].cloudflare_waf_group.off["de677e5818985db1285d0e80225f06e5"]');
-    expect(significant[4]).toEqual(["import", "cloudflare_ruleset.waf_managed_shop_example_com", `zone/${SHOP}/${SHOP_RS}`]);
+    expect(significant[6]).toEqual(["import", "cloudflare_ruleset.waf_managed_shop_example_com", `zone/${SHOP}/${SHOP_RS}`]);
     // Every package, group and rule is gone from state.
     const state = JSON.parse(readFileSync(path.join(work, "terraform.tfstate"), "utf8"));
     expect(state.resources.filter((r: { type: string }) => /^cloudflare_waf_(package|group|rule)s?$/.test(r.type)).map((r: { type: string }) => r.type)).toEqual([]);
@@ -236,9 +239,9 @@ describe("cf-waf-migrate plan", () => {
     const run = await execa("bash", [path.join(out, "migrate.sh")], { cwd: work, env, reject: false, stdin: "ignore" });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/refusing without --yes/);
-    // Only the read-only checks before any change ran (a state list, through tofu).
+    // Only the read-only checks before any change ran (the state's lineage, a state list, through tofu).
     const ran = (existsSync(log) ? readFileSync(log, "utf8") : "").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as string[]);
-    expect(ran.every((c) => c[0] === "state" && c[1] === "list")).toBe(true);
+    expect(ran.every((c) => (c[0] === "state" && (c[1] === "list" || c[1] === "pull")) || (c[0] === "workspace" && c[1] === "show"))).toBe(true);
   });
 
   it("--config-json makes the ruleset exactly the service's configuration", async () => {

@@ -128,3 +128,28 @@ describe("migrate.sh with a LEGACY_REFERENCE", () => {
     expect(refusing.indexOf("find_legacy_in_state", exit)).toBeGreaterThan(exit);
   });
 });
+
+describe("migrate.sh checks that the live state is the one the plan read", () => {
+  const base = { version: "0.0.0", zones: [], legacyResources: ["cloudflare_waf_group.noisy"], patchDir: ".", legacyPatch: null, overridesPatch: null };
+  const planned = { files: ["../staging.tfstate"], lineages: [{ lineage: "2222", serial: 7 }], workspaceKnown: false };
+  it("compares the lineage of `state pull` before the first state list and any change, and names the workspace unknown", () => {
+    const s = renderMigrateScript({ ...base, plannedState: planned });
+    const pull = s.indexOf('PULLED="$("$TF" state pull)"');
+    expect(pull).toBeGreaterThan(s.indexOf('step "0: checks before any change"'));
+    expect(s.indexOf('CURRENT="$("$TF" state list)"')).toBeGreaterThan(pull);
+    expect(s.indexOf('"$TF" state rm')).toBeGreaterThan(pull);
+    expect(s).toContain("  '2222') PLAN_SERIAL=7 ;;");
+    expect(s).toContain("Its workspace is unknown");
+    expect(s).toContain("../staging.tfstate (lineage 2222, serial 7, workspace unknown)");
+  });
+  it("without a state read there is nothing to compare: no check, as before", () => {
+    const s = renderMigrateScript({ ...base, plannedState: null });
+    expect(s).not.toContain("state pull");
+    expect(s).not.toContain("TF_WORKSPACE:-");
+  });
+  it("a state without lineage (terraform show -json) outside terraform.tfstate.d/ requires TF_WORKSPACE", () => {
+    const s = renderMigrateScript({ ...base, plannedState: { ...planned, lineages: [] } });
+    expect(s).toContain('[ -n "${TF_WORKSPACE:-}" ] || fail');
+    expect(s).not.toContain("state pull");
+  });
+});

@@ -2,7 +2,7 @@
 // cloudflare_ruleset would add to ./terraform.tfstate (root module only, as the plan imports), written
 // atomically so that a kill leaves the old or the new state. `x[0]` (a ruleset with count, one workspace's)
 // is written as terraform writes a counted instance (`each: "list"`, `index_key: 0`).
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const [address, id] = args;
@@ -12,8 +12,9 @@ if (!m || !id) {
   process.exit(1);
 }
 const [, type, name, index] = m;
-// The local backend's file for the selected workspace (TF_WORKSPACE), as terraform would choose it.
-const workspace = process.env.TF_WORKSPACE;
+// The local backend's file for the selected workspace (TF_WORKSPACE, else .terraform/environment), as
+// terraform would choose it.
+const workspace = process.env.TF_WORKSPACE || (existsSync(".terraform/environment") ? readFileSync(".terraform/environment", "utf8").trim() : "");
 const file = workspace && workspace !== "default" ? `terraform.tfstate.d/${workspace}/terraform.tfstate` : "terraform.tfstate";
 const state = JSON.parse(readFileSync(file, "utf8"));
 if (state.resources.some((r) => !r.module && r.mode === "managed" && r.type === type && r.name === name)) {

@@ -93,6 +93,9 @@ describe("streaming state reader", () => {
     if (!whole.ok || !streamed.ok) throw new Error("read failed");
     expect(streamed.state.instances).toEqual(whole.state.instances.filter((i) => isRelevant(i.mode, i.type)));
     expect(streamed.state.terraformVersion).toBe("1.5.7");
+    // Which state it is (migrate.sh checks the live state against it): both readers give it.
+    expect([streamed.state.lineage, streamed.state.serial]).toEqual(["l", 3]);
+    expect([whole.state.lineage, whole.state.serial]).toEqual(["l", 3]);
   });
 });
 

@@ -28,6 +28,7 @@ import { rulesetWorkspaceGate } from "../../core/workspace-ruleset.js";
 import { artifactFiles, assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
+import { plannedStateNote, plannedStateOf, scriptWorkspace } from "../../plan/planned-state.js";
 import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
@@ -161,13 +162,15 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     online.decorate(report);
 
     const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: setups[0]!.providerMajor } : null;
+    const plannedState = single ? plannedStateOf(setups[0]!.inst) : null;
+    const stateNote = single ? plannedStateNote(plannedState, scriptWorkspace(setups[0]!.inst.workspace)) : undefined;
     const first = single?.plan.constraintStep ? `${single.plan.constraintStep} (see PROVIDER_FEATURE_MISSING)` : undefined;
     // Several instances: the shared Markdown report (a summary per zone and instance, then the steps).
     const markdown = single
       ? () =>
-          renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel })
+          renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel, ...(stateNote ? { stateNote } : {}) })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
-    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, otherCallers });
+    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, plannedState, otherCallers });
     // Input that could not be read (or a file step 6 cannot edit) makes the plan incomplete: a legacy block
     // there would be missing from the patch and the script. Such a run exits 2 and writes no artifact at all.
     const withheld = argv["out-dir"] !== undefined && report.errors.length > 0;

@@ -48,6 +48,20 @@ export function onlyOutputChanges(stdout: string): boolean {
   return /without changing any real infrastructure/.test(stdout) && !/^Plan: \d+ to /m.test(stdout);
 }
 
+/**
+ * True when a plan with changes (exit 2) only moves resource addresses, with root output changes or not:
+ * `moved` blocks, or terraform's implicit `x` → `x[0]` when a user adds `count`. Terraform's summary counts
+ * every resource action (add, change, destroy, import, forget) and is all zeros; the only action headers it
+ * does not count are moves and data reads, and every header here must be a move (`# A has moved to B`).
+ * A move combined with an update shows `will be updated in-place` (counted), and is refused. Applying such a
+ * plan rewrites addresses in the state and changes nothing in Cloudflare. `stdout` without colour.
+ */
+export function onlyAddressMoves(stdout: string): boolean {
+  if (!/^Plan: 0 to add, 0 to change, 0 to destroy\.$/m.test(stdout)) return false;
+  const headers = stdout.split(/\r?\n/).filter((l) => l.startsWith("  # "));
+  return headers.length > 0 && headers.every((l) => /^ {2}# \S.* has moved to \S.*$/.test(l) && !/ will be read during apply$/.test(l));
+}
+
 /** `terraform apply -input=false -no-color PLANFILE`: applies exactly a plan saved with `-out`, no prompt. */
 export function applySavedPlanArgs(planFile: string): string[] {
   return ["apply", "-input=false", "-no-color", planFile];

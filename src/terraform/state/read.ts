@@ -6,7 +6,7 @@ import path from "node:path";
 import { configAddressOf, formatAddress, formatModulePath, parseAddress, type ParsedAddress } from "../../core/address.js";
 import { fsError } from "../config/discover.js";
 import { parseJsonWithPositions } from "../hcl/json-positions.js";
-import { addV4Resource, type StateInstance, type StateOutcome } from "./v4.js";
+import { addV4Resource, stateIdentity, type StateInstance, type StateOutcome } from "./v4.js";
 
 export { addV4Resource } from "./v4.js";
 export type { StateInstance, StateOutcome, StateRead } from "./v4.js";
@@ -109,7 +109,7 @@ export function stateFromDocument(doc: unknown, display: string): StateOutcome {
     const err = addV4Resource(r, instances);
     if (err) return fail(err);
   }
-  return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null } };
+  return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null, ...stateIdentity(d) } };
 }
 
 /** `terraform show -json`: `values.root_module` with `resources[]` and nested `child_modules[]`. */
@@ -149,5 +149,6 @@ function fromShowJson(d: Record<string, unknown>, display: string): StateOutcome
   };
   const err = walk(values?.root_module as Record<string, unknown> | undefined);
   if (err) return { ok: false, error: { file: display, line: null, column: null, message: err } };
-  return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null } };
+  // `terraform show -json` names no lineage: which state it shows is not known.
+  return { ok: true, state: { source: display, instances, terraformVersion: typeof d.terraform_version === "string" ? d.terraform_version : null, lineage: null, serial: null } };
 }

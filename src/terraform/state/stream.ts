@@ -11,7 +11,7 @@
 // `terraform show -json` document is reported back (`showJson`) for the caller to read in one piece.
 import { open } from "node:fs/promises";
 import { parseJsonWithPositions } from "../hcl/json-positions.js";
-import { addV4Resource, type StateInstance, type StateOutcome } from "./v4.js";
+import { addV4Resource, stateIdentity, type StateInstance, type StateOutcome } from "./v4.js";
 
 export interface StreamOptions {
   /** Which resources to keep (by mode and type); all when absent. */
@@ -186,7 +186,7 @@ class StateReader {
           }
           const end = valueEnd(data, j, base);
           if (end < 0) return eof ? this.truncated(base + n) : this.rewind(start);
-          if (key === "version" || key === "terraform_version" || key === "resources") this.top.set(key, parseSlice(data, j, end, base));
+          if (key === "version" || key === "terraform_version" || key === "lineage" || key === "serial" || key === "resources") this.top.set(key, parseSlice(data, j, end, base));
           this.afterItem = true;
           i = end;
           break;
@@ -298,7 +298,8 @@ class StateReader {
     }
     if (!this.sawResources) return fail('state version 4 without a "resources" array');
     const tv = this.top.get("terraform_version");
-    return { ok: true, state: { source: this.display, instances: this.instances, terraformVersion: typeof tv === "string" ? tv : null } };
+    const identity = stateIdentity({ lineage: this.top.get("lineage"), serial: this.top.get("serial") });
+    return { ok: true, state: { source: this.display, instances: this.instances, terraformVersion: typeof tv === "string" ? tv : null, ...identity } };
   }
 }
 

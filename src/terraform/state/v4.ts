@@ -23,6 +23,12 @@ export interface StateRead {
   source: string;
   instances: StateInstance[];
   terraformVersion: string | null;
+  /**
+   * The state's `lineage` and `serial` (what `terraform state pull` prints at its top): which state this is,
+   * and which write of it. null when absent (`terraform show -json` output carries neither).
+   */
+  lineage: string | null;
+  serial: number | null;
 }
 
 export type StateOutcome = { ok: true; state: StateRead } | { ok: false; error: InputError };
@@ -73,4 +79,12 @@ function attributesOf(inst: Record<string, unknown> | undefined): Record<string,
   // Pre-0.12 `attributes_flat` (flatmap strings): only the top-level scalars are usable.
   if (inst?.attributes_flat && typeof inst.attributes_flat === "object") return { ...(inst.attributes_flat as Record<string, unknown>) };
   return {};
+}
+
+/** The `lineage` and `serial` of a state document's top level, each null when absent or malformed. */
+export function stateIdentity(top: { lineage?: unknown; serial?: unknown }): { lineage: string | null; serial: number | null } {
+  return {
+    lineage: typeof top.lineage === "string" && top.lineage !== "" ? top.lineage : null,
+    serial: typeof top.serial === "number" && Number.isSafeInteger(top.serial) && top.serial >= 0 ? top.serial : null,
+  };
 }
