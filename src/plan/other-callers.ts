@@ -4,7 +4,8 @@
 // PLAN.md names them and migrate.sh reads their states before step 6 (as apply does).
 import path from "node:path";
 import { callersOf } from "../estate/module-callers.js";
-import type { AssembledPlan } from "./artifacts.js";
+import { ARTIFACTS, type AssembledPlan } from "./artifacts.js";
+import { removedBlocksNote } from "./steps.js";
 
 /** Other root modules calling a module whose file step 6 edits, relative to `rootDir`, sorted. */
 export async function otherCallersOfPlan(rootDir: string, plan: Pick<AssembledPlan, "legacyPatchFiles" | "patchDir">): Promise<string[]> {
@@ -18,4 +19,39 @@ export async function otherCallersOfPlan(rootDir: string, plan: Pick<AssembledPl
 /** Step 6's note naming them. */
 export function otherCallersNote(callers: readonly string[]): string {
   return `the module whose legacy blocks this step deletes is also called by other root module(s): ${callers.join(", ")} (relative to this root). Deleting the blocks removes them there too: migrate.sh reads their states first and keeps the blocks while one still holds a legacy instance or cannot be read (run \`terraform init\` there). Plan those roots together (cf-waf-migrate plan over the repository, ESTATE.md) to get the order`;
+}
+
+/**
+ * No `removed.tf` when other roots call the module: a `removed {}` block is refused while its resource block is
+ * still configured, so applying one means deleting the shared module's legacy blocks at the same time, which
+ * takes them from the other roots too (their next apply would destroy their legacy instances, resetting those
+ * zones' WAF). Step 5 then says why, and the state rm commands (and migrate.sh, which keeps the blocks until
+ * the others have migrated) are the way.
+ */
+export function withdrawRemovedBlocks(plan: Pick<AssembledPlan, "removedTf" | "artifactList" | "steps">, callers: readonly string[]): void {
+  if (plan.removedTf === null || callers.length === 0) return;
+  plan.removedTf = null;
+  plan.artifactList = plan.artifactList.filter((a) => a.file !== ARTIFACTS.removed);
+  const step5 = plan.steps.find((s) => s.number === 5);
+  if (!step5) return;
+  const offer = removedBlocksNote(ARTIFACTS.removed);
+  step5.notes = [
+    ...(step5.notes ?? []).filter((n) => n !== offer),
+    `no ${ARTIFACTS.removed}: removed {} blocks only apply once the legacy blocks are gone from the module, which ${callers.join(", ")} also ${callers.length === 1 ? "uses" : "use"}: use the state rm commands above (migrate.sh keeps the blocks until ${callers.length === 1 ? "it has" : "they have"} migrated)`,
+  ];
+}
+
+/**
+ * For each instance of an estate plan, the other instances (by name) whose step-6 patch edits one of the same
+ * files (a module several roots or workspaces use). `files` are absolute paths.
+ */
+export function instancesSharingFiles(instances: readonly { name: string; files: readonly string[] }[]): string[][] {
+  const users = new Map<string, number[]>();
+  instances.forEach((inst, i) => {
+    for (const f of inst.files) users.set(f, [...(users.get(f) ?? []), i]);
+  });
+  return instances.map((inst, i) => {
+    const others = new Set(inst.files.flatMap((f) => users.get(f)!.filter((j) => j !== i)));
+    return [...others].sort((a, b) => a - b).map((j) => instances[j]!.name);
+  });
 }

@@ -202,11 +202,7 @@ function step5StateRemoval(input: PlanInput): PlanStep {
     );
   }
   notes.push("read the dry run's \"Would remove\" lines before running the real removal; terraform writes a backup of the state");
-  if (input.removedBlocksOffered) {
-    notes.push(
-      `alternative while the lock still pins a provider with the legacy schema (<= 3.35) and Terraform >= 1.7: apply the removed {} blocks in ${input.artifacts.removed} with \`terraform apply -refresh=false\` (it needs the provider to read the resources, which the retired API may refuse)`,
-    );
-  }
+  if (input.removedBlocksOffered) notes.push(removedBlocksNote(input.artifacts.removed));
   return { number: 5, title: "Remove the legacy package, group and rule resources from state (dry run first)", commands, notes };
 }
 
@@ -281,4 +277,9 @@ export function withZoneComment(command: string, z: ZoneAnalysis): string {
 
 function zoneSlug(z: ZoneAnalysis): string {
   return z.rulesetResourceName.replace(/^waf_managed_/, "");
+}
+
+/** Step 5's note offering `removed {}` blocks instead of `state rm` (Terraform 1.7+, a lock <= 3.35). */
+export function removedBlocksNote(file: string): string {
+  return `alternative while the lock still pins a provider with the legacy schema (<= 3.35) and Terraform >= 1.7: apply the removed {} blocks in ${file} with \`terraform apply -refresh=false\` (it needs the provider to read the resources, which the retired API may refuse). A removed {} block is refused while its resource block is configured, so the legacy blocks go in the same change: only when no other workspace of this root still holds their instances (migrate.sh checks that before step 6; this path does not)`;
 }

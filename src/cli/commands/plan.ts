@@ -29,7 +29,8 @@ import { artifactFiles, assemblePlan, scriptInput, writeArtifacts, type Assemble
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "../../plan/planned-state.js";
-import { otherCallersNote, otherCallersOfPlan } from "../../plan/other-callers.js";
+import { instanceName } from "../../estate/order.js";
+import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
@@ -139,6 +140,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         otherCallers = await otherCallersOfPlan(inst.dir, plan);
         const step6 = plan.steps.find((s) => s.number === 6);
         if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
+        withdrawRemovedBlocks(plan, otherCallers);
       }
       const at = { root: inst.root, workspace: inst.workspace };
       // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
@@ -147,6 +149,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       for (const f of plan.findings) Object.assign(f, at);
       errors.push(...plan.errors);
       plans.push(plan);
+    }
+    // An estate: an instance whose module blocks other instances use too gets no removed.tf either.
+    if (setups.length > 1) {
+      const sharing = instancesSharingFiles(plans.map((p, i) => ({ name: instanceName(setups[i]!.inst), files: p.legacyPatchFiles.map((f) => path.resolve(setups[i]!.inst.dir, p.patchDir, f)) })));
+      plans.forEach((p, i) => withdrawRemovedBlocks(p, sharing[i]!));
     }
     const report = buildEstateReport({
       version: toolVersion(),
