@@ -75,7 +75,11 @@ export function renderEstateMarkdown(input: { outDir: string; version: string; i
   out.push(
     `${input.instances.length} root/workspace instance${input.instances.length === 1 ? "" : "s"}; ${runs.length} with a migration to run. ` +
       "Each directory below is a complete migration of one root module and workspace: read its PLAN.md, do steps 0 to 2 in that root, " +
-      "then run its migrate.sh (it changes to its root and selects its workspace with TF_WORKSPACE itself).",
+      "then run its migrate.sh (it changes to its root and selects its workspace with TF_WORKSPACE itself)." +
+      // Per-workspace rulesets (core/workspace-ruleset.ts): copying one file over another loses a workspace's.
+      (runs.some((i) => i.workspace !== "default")
+        ? " A root with workspaces gets one ruleset file per workspace, whose resources exist in that workspace only: step 2 of each PLAN.md copies it to its own file (`cf-waf-migrate-ruleset-<workspace>.tf`), never over another workspace's."
+        : ""),
     "",
   );
   if (runs.length) {

@@ -50,6 +50,13 @@ describe("estate plan layout and order", () => {
     expect(md).toContain("KEEP_BLOCKS=1 bash out/live/staging/eu/migrate.sh");
     expect(md.indexOf("## Then: delete the shared legacy blocks")).toBeGreaterThan(md.indexOf("KEEP_BLOCKS=1 bash out/live/staging/eu/migrate.sh"));
     expect(md).toContain("- `live/dns`: no legacy WAF resources");
+    // live/staging runs in workspace eu: its ruleset file is its own, and ESTATE.md says not to copy one over another.
+    expect(md).toContain("step 2 of each PLAN.md copies it to its own file (`cf-waf-migrate-ruleset-<workspace>.tf`), never over another workspace's");
+  });
+
+  it("ESTATE.md: no word on per-workspace ruleset files when every instance is a default workspace", () => {
+    const md = renderEstateMarkdown({ outDir: "out", version: "0", instances: [inst("live/prod", "default", { rulesetZones: ["z"] }), inst("live/dev", "default", { rulesetZones: ["y"] })] });
+    expect(md).not.toContain("cf-waf-migrate-ruleset-<workspace>.tf");
   });
 });
 
