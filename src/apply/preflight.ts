@@ -146,7 +146,10 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
 }
 
-/** Why --state FILE is not the state terraform changes here (another lineage), or null when nothing says so. */
+/**
+ * Why --state FILE is not the state terraform changes here (another lineage, or a later write of it than the
+ * live state: the live state was rolled back, or FILE's write never landed), or null when nothing says so.
+ */
 function stateFileMismatch(
   states: readonly { lineage: string | null; serial: number | null }[],
   live: { lineage: string | null; serial: number | null },
@@ -155,8 +158,16 @@ function stateFileMismatch(
   workspace: string | undefined,
 ): string | null {
   const read = states.find((s) => s.lineage !== null);
-  if (!read || live.lineage === null || read.lineage === live.lineage) return null;
+  if (!read || live.lineage === null) return null;
   const where = `\`${cli.bin} state pull\` in ${cli.cwd}${workspace !== undefined ? ` (workspace ${workspace})` : ""}`;
+  if (read.lineage === live.lineage) {
+    // A higher live serial is the same state written since (migrate.sh accepts it too); a lower one is not.
+    if (read.serial === null || live.serial === null || live.serial >= read.serial) return null;
+    return (
+      `--state ${file} (serial ${read.serial}) is a later write of this state than ${where} (serial ${live.serial}): the live state was rolled back, or that write never landed. ` +
+      `Pull the state again (\`${cli.bin} state pull > FILE\`) or leave out --state to read the live state`
+    );
+  }
   return (
     `--state ${file} is not the state this run would change: it has lineage ${read.lineage}${read.serial !== null ? ` (serial ${read.serial})` : ""}, and ${where} has lineage ${live.lineage}${live.serial !== null ? ` (serial ${live.serial})` : ""}. ` +
     `Select the workspace ${file} belongs to (\`${cli.bin} workspace select NAME\`, TF_WORKSPACE=NAME or --workspace NAME), or leave out --state to read the live state`

@@ -345,6 +345,31 @@ describe("cf-waf-migrate apply", () => {
     expect(readFileSync(path.join(work.dir, "terraform.tfstate"), "utf8")).toBe(live);
   });
 
+  it("--state FILE of this state but a later serial than the live one (rolled back) is refused before any change", async () => {
+    const work = await prepareWork();
+    const copy = path.join(work.scratch, "later.tfstate");
+    const live = readFileSync(path.join(work.dir, "terraform.tfstate"), "utf8");
+    const doc = JSON.parse(live) as { serial: number };
+    writeFileSync(copy, JSON.stringify({ ...doc, serial: doc.serial + 5 }));
+    const r = await apply(work, [".", "--state", copy, ...IDS, "--yes"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout + r.stderr).toContain(`(serial ${doc.serial + 5}) is a later write of this state than`);
+    expect(r.stdout + r.stderr).toContain(`(serial ${doc.serial}): the live state was rolled back`);
+    expect(calls(work).map(kind).every((k) => READ_ONLY.has(k))).toBe(true);
+    expect(readFileSync(path.join(work.dir, "terraform.tfstate"), "utf8")).toBe(live);
+  });
+
+  it("--state FILE of this state at an earlier serial than the live one is read as before", async () => {
+    const work = await prepareWork();
+    const copy = path.join(work.scratch, "earlier.tfstate");
+    const live = readFileSync(path.join(work.dir, "terraform.tfstate"), "utf8");
+    const doc = JSON.parse(live) as { serial: number };
+    writeFileSync(copy, JSON.stringify({ ...doc, serial: Math.max(0, doc.serial - 1) }));
+    const r = await apply(work, [".", "--state", copy, ...IDS]);
+    expect(r.stdout + r.stderr).not.toContain("is a later write of this state");
+    expect(r.stdout + r.stderr).not.toContain("is not the state this run would change");
+  });
+
   it("never prints a secret from the environment, even in terraform's error output", async () => {
     const work = await prepareWork();
     const secret = "s3cr3t-token-value-1234567890";
