@@ -260,6 +260,18 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
         ),
       );
     }
+    // The reverse: instances the configuration gives that state lacks. The ruleset follows state (what the zone
+    // really has), so the configured setting is not carried over; say so rather than drop it silently.
+    for (const address of opts.stateKnown ? (ref.unapplied ?? []) : []) {
+      findings.push(
+        finding(
+          "STATE_CONFIG_DRIFT",
+          `${address} is configured but not in state: it was never applied (\`terraform plan\` would create it), so the zone does not have that setting and the generated ruleset does not carry it; apply it before migrating if it is wanted, else drop it from the configuration. This is with the variable values read here (tfvars, --var-file, --var): if this workspace runs with others, pass them with --var-file`,
+          { ref: { ...ref, address }, zoneId },
+          { instance: address, terraformWould: "create" },
+        ),
+      );
+    }
   }
   for (const o of live.overrides) {
     findings.push(

@@ -66,6 +66,11 @@ export interface InventoryResource {
    * instance (`count gives 0 instances here`, a key that left the for_each); the next plan would destroy it.
    */
   unconfigured?: string;
+  /**
+   * On the first state instance of a resource whose block is still in config: the instances the configuration
+   * gives that state lacks (a key added to the tfvars, not applied yet); the next plan would create them.
+   */
+  unapplied?: string[];
 }
 
 /**
@@ -94,6 +99,8 @@ export interface ResourceRef {
   noInstances?: boolean;
   /** In state, block in config, but count/for_each no longer gives this instance: why (see InventoryResource). */
   unconfigured?: string;
+  /** Configured instances of this resource that state lacks (see InventoryResource). */
+  unapplied?: string[];
 }
 
 // ---- Legacy WAF -------------------------------------------------------------------------------------
@@ -449,5 +456,6 @@ export function refOf(r: InventoryResource): ResourceRef {
     ...(r.mayHaveNoInstances ? { mayHaveNoInstances: true } : {}),
     ...(r.noInstances ? { noInstances: true } : {}),
     ...(r.unconfigured ? { unconfigured: r.unconfigured } : {}),
+    ...(r.unapplied?.length ? { unapplied: r.unapplied } : {}),
   };
 }

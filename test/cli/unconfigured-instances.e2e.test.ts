@@ -125,8 +125,12 @@ resource "cloudflare_waf_package" "owasp" {
       { mode: "managed", type: "cloudflare_waf_rule", name: "added_count", provider: PROVIDER, instances: [rule("100000400")] },
     ]);
     const report = await plan([dir, "--state", stateFile]);
-    const found = drift(report);
+    const found = drift(report).filter((f) => f.details?.terraformWould === "destroy");
     expect(found.map((f) => f.address).sort()).toEqual(['cloudflare_waf_rule.tuned["100000999"]', 'module.waf["blog"].cloudflare_waf_package.owasp']);
+    // The reverse: "100000357" is configured and state lacks it (terraform would create it).
+    const created = drift(report).filter((f) => f.details?.terraformWould === "create");
+    expect(created.map((f) => f.address)).toEqual(['cloudflare_waf_rule.tuned["100000357"]']);
+    expect(created[0]!.message).toContain("is configured but not in state: it was never applied");
     const tuned = found.find((f) => f.address === 'cloudflare_waf_rule.tuned["100000999"]')!;
     expect(tuned.message).toContain('for_each no longer has this key, only "100000356", "100000357"');
     const blog = found.find((f) => f.address?.startsWith("module.waf"))!;
@@ -134,6 +138,36 @@ resource "cloudflare_waf_package" "owasp" {
     const removals = report.zones.flatMap((z) => z.stateRemovals);
     expect(removals).toContain('cloudflare_waf_rule.tuned["100000999"]');
     expect(removals).toContain('module.waf["blog"].cloudflare_waf_package.owasp');
+  });
+
+  it("the reverse: a key added to the tfvars and not applied yet is named (terraform would create it); the ruleset and step 5 follow state", async () => {
+    const dir = tempDir("cfwm-unapplied-");
+    writeFileSync(
+      path.join(dir, "main.tf"),
+      `${TERRAFORM}
+variable "rules" { type = map(string) }
+
+resource "cloudflare_waf_rule" "r" {
+  for_each = var.rules
+  zone_id  = "${Z1}"
+  rule_id  = each.key
+  mode     = each.value
+}
+`,
+    );
+    writeFileSync(path.join(dir, "terraform.tfvars"), `rules = {\n  "100015" = "disable"\n  "100016" = "disable"\n}\n`);
+    const stateFile = writeState(dir, [
+      { mode: "managed", type: "cloudflare_waf_rule", name: "r", provider: PROVIDER, instances: [instance({ id: "100015", rule_id: "100015", zone_id: Z1, package_id: "p", group_id: "g", mode: "disable" }, "100015")] },
+    ]);
+    const report = await plan([dir, "--state", stateFile]);
+    const found = drift(report);
+    expect(found.map((f) => [f.address, f.severity, f.details?.terraformWould])).toEqual([['cloudflare_waf_rule.r["100016"]', "warning", "create"]]);
+    expect(found[0]!.message).toContain("the generated ruleset does not carry it; apply it before migrating if it is wanted");
+    expect(report.zones[0]!.stateRemovals).toEqual(['cloudflare_waf_rule.r["100015"]']);
+
+    // Without state nothing is compared.
+    const configOnly = await plan([dir]);
+    expect(drift(configOnly)).toEqual([]);
   });
 
   it("a moved block names the resource: terraform moves the instance, nothing is claimed", async () => {

@@ -3,7 +3,7 @@
 // instance that is gone: the block is still there, so config and state join on the resource, but the next
 // `terraform plan` would destroy that instance, which resets the live WAF setting instead of deleting it.
 // Nothing is claimed when the keys are not known offline, or when a `moved` block may move the instance.
-import { parseModulePath, type IndexKey } from "../../core/address.js";
+import { formatIndexKey, parseModulePath, type IndexKey } from "../../core/address.js";
 import type { ConfigResource } from "../config/load.js";
 import type { ModuleNode } from "../config/modules.js";
 import type { EvaluationContext, ModuleInstance } from "../config/resolve.js";
@@ -13,6 +13,8 @@ import type { StateInstance } from "../state/read.js";
 interface Configured {
   /** JSON of [module keys…, resource key] of every configured instance. */
   keys: Set<string>;
+  /** The same instances' addresses as state prints them, by their key JSON. */
+  addresses: Map<string, string>;
   count: boolean;
   forEach: boolean;
   /** A short description of what the configuration gives, for the message. */
@@ -31,6 +33,7 @@ function moduleKeys(mi: ModuleInstance): (IndexKey | undefined)[] {
 
 function configured(resource: ConfigResource, node: ModuleNode, ctx: EvaluationContext): Configured | null {
   const keys = new Set<string>();
+  const addresses = new Map<string, string>();
   const perModule = new Map<string, (IndexKey | null)[]>();
   for (const mi of ctx.moduleInstances(node)) {
     if (!mi.keysKnown) return null;
@@ -38,12 +41,17 @@ function configured(resource: ConfigResource, node: ModuleNode, ctx: EvaluationC
     if (!exp.instances) return null;
     const mk = moduleKeys(mi);
     perModule.set(JSON.stringify(mk), exp.instances.map((i) => i.key));
-    for (const i of exp.instances) keys.add(JSON.stringify([...mk, i.key ?? undefined]));
+    for (const i of exp.instances) {
+      const key = JSON.stringify([...mk, i.key ?? undefined]);
+      keys.add(key);
+      addresses.set(key, `${mi.path ? `${mi.path}.` : ""}${resource.type}.${resource.name}${formatIndexKey(i.key ?? undefined)}`);
+    }
   }
   const count = "count" in resource.body && !("for_each" in resource.body);
   const forEach = "for_each" in resource.body;
   return {
     keys,
+    addresses,
     count,
     forEach,
     describe: (mk) => {
@@ -101,4 +109,29 @@ function movedAround(resource: ConfigResource, node: ModuleNode): boolean {
     if ((n.parent.dir.moved ?? []).some((m) => names(m.from, call) || (m.to !== null && names(m.to, call)))) return true;
   }
   return false;
+}
+
+/**
+ * The reverse: the instances the configuration gives that no state instance of the resource is (a key added
+ * to the tfvars and not applied yet), as addresses; empty when not known offline or a `moved` block may move
+ * instances. `x` and `x[0]` stand for each other as in unconfiguredInstances.
+ */
+export function unappliedInstances(resource: ConfigResource, node: ModuleNode, instances: StateInstance[], ctx: EvaluationContext): string[] {
+  if (movedAround(resource, node)) return [];
+  const c = configured(resource, node, ctx);
+  if (!c) return [];
+  const inState = new Set<string>();
+  for (const inst of instances) {
+    let mk: (IndexKey | undefined)[];
+    try {
+      mk = parseModulePath(inst.module).map((s) => s.key);
+    } catch {
+      return [];
+    }
+    const key = inst.indexKey;
+    inState.add(JSON.stringify([...mk, key]));
+    if (key === undefined) inState.add(JSON.stringify([...mk, 0]));
+    if (key === 0) inState.add(JSON.stringify([...mk, undefined]));
+  }
+  return [...c.keys].filter((k) => !inState.has(k)).map((k) => c.addresses.get(k)!).sort();
 }

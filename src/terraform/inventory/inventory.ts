@@ -10,7 +10,7 @@ import { EvaluationContext, keySuffix, stringOrReference, type Expansion, type I
 import type { StateInstance, StateRead } from "../state/read.js";
 import { expressionText, literalString } from "../config/values.js";
 import { unresolvedZoneExpression } from "./zone-expression.js";
-import { unconfiguredInstances } from "./configured-instances.js";
+import { unappliedInstances, unconfiguredInstances } from "./configured-instances.js";
 
 interface ConfigEntry {
   resource: ConfigResource;
@@ -53,14 +53,19 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
 
   // State instances of a configured legacy resource that its count/for_each (or its module's) no longer gives.
   const unconfigured = new Map<string, string>();
+  // And the reverse, by resource: configured instances state lacks (told once, on its first state instance).
+  const unapplied = new Map<string, string[]>();
   for (const [configAddress, list] of stateByConfig) {
     const entry = config.get(configAddress);
     if (!entry || !LEGACY_WAF_RESOURCE_TYPES.has(entry.resource.type) || entry.resource.mode !== "managed") continue;
     for (const [address, reason] of unconfiguredInstances(entry.resource, entry.node, list, evaluation)) unconfigured.set(address, reason);
+    const notApplied = unappliedInstances(entry.resource, entry.node, list, evaluation);
+    if (notApplied.length) unapplied.set(configAddress, notApplied);
   }
 
   const out: InventoryResource[] = [];
   const seenAddresses = new Set<string>();
+  const toldUnapplied = new Set<string>();
   for (const inst of allInstances) {
     if (seenAddresses.has(inst.address)) continue; // the same state given twice
     seenAddresses.add(inst.address);
@@ -83,6 +88,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
       attributes: inst.attributes,
       configAttributes: entry?.resource.body ?? null,
       ...(unconfigured.has(inst.address) ? { unconfigured: unconfigured.get(inst.address)! } : {}),
+      ...(unapplied.has(inst.configAddress) && !toldUnapplied.has(inst.configAddress) && toldUnapplied.add(inst.configAddress) ? { unapplied: unapplied.get(inst.configAddress)! } : {}),
     });
   }
   for (const entry of config.values()) {
