@@ -40,6 +40,16 @@ async function plan(args: string[]): Promise<Report> {
   return JSON.parse(r.stdout) as Report;
 }
 
+/** A root module in a fresh directory: the terraform block, then `body`. */
+function rootWith(body: string): string {
+  const dir = tempDir("cfwm-unconfigured-");
+  writeFileSync(path.join(dir, "main.tf"), `${TERRAFORM}${body}`);
+  return dir;
+}
+
+/** A legacy rule's state instance in zone Z1. */
+const ruleInstance = (id: string, mode: string, key?: string | number) => instance({ id, rule_id: id, zone_id: Z1, package_id: "p", group_id: "g", mode }, key);
+
 const drift = (r: Report) => r.findings.filter((f) => f.code === "STATE_CONFIG_DRIFT");
 
 const TERRAFORM = `terraform {
@@ -116,7 +126,7 @@ resource "cloudflare_waf_package" "owasp" {
     );
     writeFileSync(path.join(dir, "terraform.tfvars"), `zones = { shop = "${Z1}" }\n`);
     const pkg = (zone: string) => instance({ id: "c504870194831cd12c3fc0284f294abb", zone_id: zone, package_id: "c504870194831cd12c3fc0284f294abb", sensitivity: "low", action_mode: "block" });
-    const rule = (id: string, key?: string | number) => instance({ id, rule_id: id, zone_id: Z1, package_id: "p", group_id: "g", mode: "simulate" }, key);
+    const rule = (id: string, key?: string | number) => ruleInstance(id, "simulate", key);
     const stateFile = writeState(dir, [
       { module: 'module.waf["shop"]', mode: "managed", type: "cloudflare_waf_package", name: "owasp", provider: PROVIDER, instances: [pkg(Z1)] },
       { module: 'module.waf["blog"]', mode: "managed", type: "cloudflare_waf_package", name: "owasp", provider: PROVIDER, instances: [pkg(Z2)] },
@@ -141,10 +151,7 @@ resource "cloudflare_waf_package" "owasp" {
   });
 
   it("the reverse: a key added to the tfvars and not applied yet is named (terraform would create it); the ruleset and step 5 follow state", async () => {
-    const dir = tempDir("cfwm-unapplied-");
-    writeFileSync(
-      path.join(dir, "main.tf"),
-      `${TERRAFORM}
+    const dir = rootWith(`
 variable "rules" { type = map(string) }
 
 resource "cloudflare_waf_rule" "r" {
@@ -153,11 +160,10 @@ resource "cloudflare_waf_rule" "r" {
   rule_id  = each.key
   mode     = each.value
 }
-`,
-    );
+`);
     writeFileSync(path.join(dir, "terraform.tfvars"), `rules = {\n  "100015" = "disable"\n  "100016" = "disable"\n}\n`);
     const stateFile = writeState(dir, [
-      { mode: "managed", type: "cloudflare_waf_rule", name: "r", provider: PROVIDER, instances: [instance({ id: "100015", rule_id: "100015", zone_id: Z1, package_id: "p", group_id: "g", mode: "disable" }, "100015")] },
+      { mode: "managed", type: "cloudflare_waf_rule", name: "r", provider: PROVIDER, instances: [ruleInstance("100015", "disable", "100015")] },
     ]);
     const report = await plan([dir, "--state", stateFile]);
     const found = drift(report);
@@ -171,10 +177,7 @@ resource "cloudflare_waf_rule" "r" {
   });
 
   it("a moved block names the resource: terraform moves the instance, nothing is claimed", async () => {
-    const dir = tempDir("cfwm-unconfigured-");
-    writeFileSync(
-      path.join(dir, "main.tf"),
-      `${TERRAFORM}
+    const dir = rootWith(`
 resource "cloudflare_waf_rule" "tuned" {
   for_each = toset(["100000356"])
   zone_id  = "${Z1}"
@@ -186,8 +189,7 @@ moved {
   from = cloudflare_waf_rule.tuned["old"]
   to   = cloudflare_waf_rule.tuned["100000356"]
 }
-`,
-    );
+`);
     const stateFile = writeState(dir, [
       { mode: "managed", type: "cloudflare_waf_rule", name: "tuned", provider: PROVIDER, instances: [instance({ id: "100000356", rule_id: "100000356", zone_id: Z1, mode: "simulate" }, "old")] },
     ]);
@@ -195,10 +197,7 @@ moved {
   });
 
   it("for_each keys unknown offline: nothing is claimed", async () => {
-    const dir = tempDir("cfwm-unconfigured-");
-    writeFileSync(
-      path.join(dir, "main.tf"),
-      `${TERRAFORM}
+    const dir = rootWith(`
 variable "rules" { type = set(string) }
 
 resource "cloudflare_waf_rule" "tuned" {
@@ -207,8 +206,7 @@ resource "cloudflare_waf_rule" "tuned" {
   rule_id  = each.key
   mode     = "simulate"
 }
-`,
-    );
+`);
     const stateFile = writeState(dir, [
       { mode: "managed", type: "cloudflare_waf_rule", name: "tuned", provider: PROVIDER, instances: [instance({ id: "1", rule_id: "1", zone_id: Z1, mode: "simulate" }, "1")] },
     ]);
