@@ -31,6 +31,17 @@ export function stepsAfterDeferredImport(ctx: ApplyContext): readonly ApplyStep[
   return ctx.migration.keepBlocks ? AFTER_DEFERRED_IMPORT_KEPT : AFTER_DEFERRED_IMPORT;
 }
 
+/**
+ * When `steps[at]` is the first import of the run and `e` a failure `deferredImportReason` accepts, replaces
+ * the steps after it with `stepsAfterDeferredImport` and returns the reason; null otherwise (the failure stands).
+ */
+export function deferImport(steps: ApplyStep[], at: number, e: unknown, ctx: ApplyContext): string | null {
+  if (steps[at] !== importStep || steps.slice(0, at).includes(importStep)) return null;
+  const reason = deferredImportReason(e, ctx);
+  if (reason !== null) steps.splice(at + 1, steps.length, ...stepsAfterDeferredImport(ctx));
+  return reason;
+}
+
 /** The stop of a run whose import is deferred and did not run again (the blocks are kept); null otherwise. */
 export function pendingImportError(steps: readonly { name: string; status: string }[], ctx: ApplyContext): string | null {
   const at = steps.findIndex((s) => s.name === "import" && s.status === "deferred");
