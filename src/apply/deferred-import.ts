@@ -9,7 +9,7 @@
 import { LEGACY_DATA_SOURCES } from "../core/legacy-types.js";
 import { parseAddress } from "../core/address.js";
 import { resourceOfInstance } from "../core/resource-match.js";
-import { TerraformCommandError } from "../terraform/runner/index.js";
+import { errorSubjects, TerraformCommandError } from "../terraform/runner/index.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
 import { planCheckStep } from "./plan-check.js";
@@ -31,25 +31,22 @@ export function stepsAfterDeferredImport(ctx: ApplyContext): readonly ApplyStep[
   return ctx.migration.keepBlocks ? AFTER_DEFERRED_IMPORT_KEPT : AFTER_DEFERRED_IMPORT;
 }
 
+/**
+ * When `steps[at]` is the first import of the run and `e` a failure `deferredImportReason` accepts, replaces
+ * the steps after it with `stepsAfterDeferredImport` and returns the reason; null otherwise (the failure stands).
+ */
+export function deferImport(steps: ApplyStep[], at: number, e: unknown, ctx: ApplyContext): string | null {
+  if (steps[at] !== importStep || steps.slice(0, at).includes(importStep)) return null;
+  const reason = deferredImportReason(e, ctx);
+  if (reason !== null) steps.splice(at + 1, steps.length, ...stepsAfterDeferredImport(ctx));
+  return reason;
+}
+
 /** The stop of a run whose import is deferred and did not run again (the blocks are kept); null otherwise. */
 export function pendingImportError(steps: readonly { name: string; status: string }[], ctx: ApplyContext): string | null {
   const at = steps.findIndex((s) => s.name === "import" && s.status === "deferred");
   if (at < 0 || steps.slice(at + 1).some((s) => s.name === "import")) return null;
   return `the import of the rulesets waits until the legacy blocks are deleted (\`${ctx.terraform.flavor} import\` reads the legacy data sources, which the retired API refuses), and they are kept: ${ctx.migration.keepBlocks ?? "see step 5"}. This state's legacy entries are removed; run the same command again once the other states have removed theirs (the last of them deletes the blocks)`;
-}
-
-/** The `with ADDRESS,` line of each `Error:` diagnostic terraform printed (null where one has none). */
-function errorSubjects(stderr: string): (string | null)[] {
-  const lines = stderr.split(/\r?\n/).map((l) => l.replace(/^[│╷╵]\s?/, "").trimEnd());
-  const out: (string | null)[] = [];
-  for (const l of lines) {
-    if (/^Error[: ]/.test(l)) out.push(null);
-    else if (out.length > 0 && out[out.length - 1] === null) {
-      const m = /^\s*with (\S+),$/.exec(l);
-      if (m) out[out.length - 1] = m[1]!;
-    }
-  }
-  return out;
 }
 
 function isLegacyData(address: string): boolean {

@@ -40,8 +40,9 @@ export const finalPlanStep: ApplyStep = {
     await mkdir(path.join(ctx.chdir, BACKUP_DIR), { recursive: true });
     const result = await plan(ctx.cli, { refresh: false, out });
     const shown = display(ctx, path.join(ctx.chdir, out));
-    const moves = result.changes && !onlyOutputChanges(result.stdout) && onlyAddressMoves(result.stdout);
-    if (result.changes && (onlyOutputChanges(result.stdout) || moves)) {
+    const outputsOnly = result.changes && onlyOutputChanges(result.stdout);
+    const moves = result.changes && !outputsOnly && onlyAddressMoves(result.stdout);
+    if (outputsOnly || moves) {
       const chdir = display(ctx, ctx.chdir);
       const command = formatCommandLine(ctx.terraform.flavor, [...(chdir === "." ? [] : [`-chdir=${chdir}`]), ...applySavedPlanArgs(out)]);
       try {

@@ -8,7 +8,7 @@ import { recordingCli, stateList, type TerraformCli } from "../terraform/runner/
 import { StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
-import { deferredImportReason, pendingImportError, stepsAfterDeferredImport } from "./deferred-import.js";
+import { deferImport, pendingImportError } from "./deferred-import.js";
 import { planCheckStep } from "./plan-check.js";
 import { makeRehearsalCopy } from "./rehearsal-copy.js";
 import { installedProviders } from "./rehearsal-providers.js";
@@ -99,11 +99,10 @@ export async function rehearse(ctx: ApplyContext, options: RehearsalOptions): Pr
           r.detail = outcome.detail;
         }
       } catch (e) {
-        const deferred = step === importStep && !steps.slice(0, i).includes(importStep) ? deferredImportReason(e, rctx) : null;
+        const deferred = deferImport(steps, i, e, rctx);
         if (deferred !== null) {
           r.status = "deferred";
           r.detail = [deferred, ctx.redact(failureDetail(e))].filter((x) => x).join("\n");
-          steps.splice(i + 1, steps.length, ...stepsAfterDeferredImport(rctx));
           continue;
         }
         r.status = "failed";

@@ -20,7 +20,7 @@ import { backupStep, display } from "./backup.js";
 import { ApplyRefusedError, StepFailedError } from "./errors.js";
 import { finalPlanStep } from "./final-plan.js";
 import { importStep } from "./import.js";
-import { deferredImportReason, pendingImportError, stepsAfterDeferredImport } from "./deferred-import.js";
+import { deferImport, pendingImportError } from "./deferred-import.js";
 import { planCheckStep } from "./plan-check.js";
 import { legacyResourcesOf, preflight, resolveChdir, type PreflightInput } from "./preflight.js";
 import { selectedWorkspace } from "./rehearsal-workspace.js";
@@ -195,11 +195,10 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       }
     } catch (e) {
       record.ran = record.commands.length;
-      const deferred = step === importStep && !steps.slice(0, i).includes(importStep) ? deferredImportReason(e, ctx) : null;
+      const deferred = deferImport(steps, i, e, ctx);
       if (deferred !== null) {
         record.status = "deferred";
         record.detail = `${deferred}\n${ctx.redact(failureDetail(e))}`;
-        steps.splice(i + 1, steps.length, ...stepsAfterDeferredImport(ctx));
       } else {
         record.status = "failed";
         record.detail = failureDetail(e);

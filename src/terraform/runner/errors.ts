@@ -51,6 +51,24 @@ export class TerraformOutputError extends TerraformError {
   }
 }
 
+/** The lines of terraform's output without the diagnostic box drawing (`╷`, `│`, `╵`) at their start. */
+function unboxedLines(text: string): string[] {
+  return text.split(/\r?\n/).map((l) => l.replace(/^[│╷╵]\s?/, "").trimEnd());
+}
+
+/** The `with ADDRESS,` line of each `Error:` diagnostic terraform printed (null where one has none). */
+export function errorSubjects(stderr: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (const l of unboxedLines(stderr)) {
+    if (/^Error[: ]/.test(l)) out.push(null);
+    else if (out.length > 0 && out[out.length - 1] === null) {
+      const m = /^\s*with (\S+),$/.exec(l);
+      if (m) out[out.length - 1] = m[1]!;
+    }
+  }
+  return out;
+}
+
 /**
  * The first diagnostic (`Error: …` plus its detail paragraph) or else the first paragraph that is not a
  * warning (with the paragraph after it when it ends with `:`, as `Failed to refresh state: 2 problems:` does).
@@ -58,7 +76,7 @@ export class TerraformOutputError extends TerraformError {
  */
 export function summarize(stderr: string, stdout = ""): string {
   const text = stderr.trim() !== "" ? stderr : stdout;
-  const lines = text.split(/\r?\n/).map((l) => l.replace(/^[│╷╵]\s?/, "").trimEnd());
+  const lines = unboxedLines(text);
   const at = lines.findIndex((l) => l.startsWith("Error: ") || l.startsWith("Error parsing"));
   if (at >= 0) {
     const summary = lines[at]!;
