@@ -17,7 +17,7 @@
 import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
-import { displayZone, zoneLabel } from "./steps.js";
+import { displayZone, isLegacyDataResource, zoneLabel } from "./steps.js";
 import { importIdForText } from "../core/zone-placeholder.js";
 import { lineageText, type PlannedState } from "./planned-state.js";
 
@@ -478,11 +478,6 @@ function lineageCheck(w: (s?: string) => void, input: ScriptInput): void {
   w('  fail "the state in workspace $WS_NOW (serial $LIVE_SERIAL) is older than the one the plan read (serial $PLAN_SERIAL): it was restored or rolled back since. Run cf-waf-migrate plan again with the current state. Nothing was changed"');
   w("fi");
   w('echo "state: workspace $WS_NOW, lineage $LIVE_LINEAGE, serial ${LIVE_SERIAL:-?} (the plan read serial ${PLAN_SERIAL:-?})"');
-}
-
-/** A legacy data source's resource address (`module.waf.data.cloudflare_waf_packages.owasp`). */
-function isLegacyDataResource(address: string): boolean {
-  return /(^|\.)data\.cloudflare_waf_(packages|groups|rules)\.[^.]+$/.test(address);
 }
 
 function joinDir(dir: string, p: string): string {
