@@ -9,17 +9,17 @@ export interface RemovalCount {
 }
 
 export function countRemovals(addresses: readonly string[]): RemovalCount {
-  let dataSources = 0;
-  for (const a of addresses) {
-    let data = false;
-    try {
-      data = parseAddress(a).mode === "data";
-    } catch {
-      data = false;
-    }
-    if (data) dataSources++;
-  }
+  const dataSources = addresses.filter(isDataAddress).length;
   return { resources: addresses.length - dataSources, dataSources };
+}
+
+/** A data source instance's address; one that does not parse counts as a resource. */
+function isDataAddress(address: string): boolean {
+  try {
+    return parseAddress(address).mode === "data";
+  } catch {
+    return false;
+  }
 }
 
 /** "2 resources", "2 resources and 1 data source", "1 data source". */

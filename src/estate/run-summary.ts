@@ -12,6 +12,7 @@ import { tripsFailOn } from "../core/findings.js";
 import type { FailOn, Finding, InputError, Report } from "../core/model.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
 import { DEFAULT_WORKSPACE } from "./instances.js";
+import { workspaceOrder } from "./order.js";
 
 export interface RunSummaryEntry {
   Name: string;
@@ -101,14 +102,6 @@ function attributeErrors(errors: InputError[], rootPaths: string[]): Map<string 
     out.set(owner, [...(out.get(owner) ?? []), e]);
   }
   return out;
-}
-
-/** `default` first, then by name (as the report lists a root's workspaces). */
-function workspaceOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === DEFAULT_WORKSPACE) return -1;
-  if (b === DEFAULT_WORKSPACE) return 1;
-  return a < b ? -1 : 1;
 }
 
 function codes(findings: Finding[]): string {

@@ -17,9 +17,9 @@
 import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
-import { displayZone, zoneLabel } from "./steps.js";
+import { displayZone, isLegacyDataResource, zoneLabel } from "./steps.js";
 import { importIdForText } from "../core/zone-placeholder.js";
-import { lineageText, type PlannedState } from "./planned-state.js";
+import { lineageText, scriptWorkspace, type PlannedState } from "./planned-state.js";
 
 export interface ScriptPatch {
   /** File name of the patch next to the script. */
@@ -120,9 +120,10 @@ export function renderMigrateScript(input: ScriptInput): string {
     w("# One root module of an estate: run in it, whatever the current directory.");
     w(`cd "$HERE"/${shellQuote(input.root.fromScript)}`);
   }
-  if (input.workspace && input.workspace !== "default") {
+  const exported = scriptWorkspace(input.workspace);
+  if (exported) {
     w("# Its workspace: every terraform command below reads and changes this workspace's state.");
-    w(`export TF_WORKSPACE=${shellQuote(input.workspace)}`);
+    w(`export TF_WORKSPACE=${shellQuote(exported)}`);
   }
   w("# The patches' paths start at this directory (relative to the root module, where this script runs).");
   w(`PATCH_DIR=${shellQuote(input.patchDir)}`);
@@ -428,7 +429,7 @@ export function renderMigrateScript(input: ScriptInput): string {
 function lineageCheck(w: (s?: string) => void, input: ScriptInput): void {
   const planned = input.plannedState;
   if (!planned) return;
-  const exported = input.workspace !== undefined && input.workspace !== "default";
+  const exported = scriptWorkspace(input.workspace) !== undefined;
   const files = planned.files.map((f) => (f === "-" ? "standard input" : f)).join(", ");
   if (planned.lineages.length === 0) {
     if (planned.workspaceKnown || exported) return;
@@ -478,11 +479,6 @@ function lineageCheck(w: (s?: string) => void, input: ScriptInput): void {
   w('  fail "the state in workspace $WS_NOW (serial $LIVE_SERIAL) is older than the one the plan read (serial $PLAN_SERIAL): it was restored or rolled back since. Run cf-waf-migrate plan again with the current state. Nothing was changed"');
   w("fi");
   w('echo "state: workspace $WS_NOW, lineage $LIVE_LINEAGE, serial ${LIVE_SERIAL:-?} (the plan read serial ${PLAN_SERIAL:-?})"');
-}
-
-/** A legacy data source's resource address (`module.waf.data.cloudflare_waf_packages.owasp`). */
-function isLegacyDataResource(address: string): boolean {
-  return /(^|\.)data\.cloudflare_waf_(packages|groups|rules)\.[^.]+$/.test(address);
 }
 
 function joinDir(dir: string, p: string): string {
