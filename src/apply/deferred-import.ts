@@ -6,8 +6,7 @@
 // other safe order: state entries out (step 4), blocks out (step 5, same fresh-state-list guard), then
 // the import and its check (steps 2, 3) and the final plan. Deleting a block only after its state entry
 // is gone is all that keeps the live WAF safe; the import's place does not matter to it.
-import { LEGACY_DATA_SOURCES } from "../core/legacy-types.js";
-import { parseAddress } from "../core/address.js";
+import { isLegacyDataAddress } from "../core/legacy-types.js";
 import { resourceOfInstance } from "../core/resource-match.js";
 import { errorSubjects, TerraformCommandError } from "../terraform/runner/index.js";
 import { finalPlanStep } from "./final-plan.js";
@@ -49,15 +48,6 @@ export function pendingImportError(steps: readonly { name: string; status: strin
   return `the import of the rulesets waits until the legacy blocks are deleted (\`${ctx.terraform.flavor} import\` reads the legacy data sources, which the retired API refuses), and they are kept: ${ctx.migration.keepBlocks ?? "see step 5"}. This state's legacy entries are removed; run the same command again once the other states have removed theirs (the last of them deletes the blocks)`;
 }
 
-function isLegacyData(address: string): boolean {
-  try {
-    const p = parseAddress(address);
-    return p.mode === "data" && LEGACY_DATA_SOURCES.has(p.type);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Why the failed import may wait until the legacy blocks are gone: every error terraform gave is the read
  * of a legacy data source whose block step 5 deletes (now, or once the other states holding the blocks have
@@ -66,7 +56,7 @@ function isLegacyData(address: string): boolean {
 export function deferredImportReason(e: unknown, ctx: ApplyContext): string | null {
   if (!(e instanceof TerraformCommandError)) return null;
   const subjects = errorSubjects(e.stderr);
-  if (subjects.length === 0 || subjects.some((s) => s === null || !isLegacyData(s))) return null;
+  if (subjects.length === 0 || subjects.some((s) => s === null || !isLegacyDataAddress(s))) return null;
   const deleted = new Set(ctx.migration.blockConfigAddresses);
   const resources = [...new Set(subjects.map((s) => resourceOfInstance(s!)))];
   if (resources.some((r) => r === null || !deleted.has(r))) return null;

@@ -1,5 +1,6 @@
 // The previous WAF's Terraform types, in one place: every layer that must tell a legacy resource from the
-// rest (inventory, removal set, preflight, provider gate, plan) asks here. Pure data.
+// rest (inventory, removal set, preflight, provider gate, plan) asks here. Pure.
+import { parseAddress } from "./address.js";
 
 /** Every managed type of the previous WAF: providers after 3.35 no longer have any of them. */
 export const LEGACY_WAF_RESOURCE_TYPES: ReadonlySet<string> = new Set(["cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"]);
@@ -12,6 +13,20 @@ export const URI_OVERRIDE_TYPE = "cloudflare_waf_override";
 
 /** The legacy data sources, which also disappear from providers after 3.35. */
 export const LEGACY_DATA_SOURCES: ReadonlySet<string> = new Set(["cloudflare_waf_packages", "cloudflare_waf_groups", "cloudflare_waf_rules"]);
+
+/**
+ * Whether an address (resource or instance, any module path: `module.waf.data.cloudflare_waf_packages.owasp[0]`)
+ * names a legacy data source; an address that does not parse names none. PLAN.md, migrate.sh and apply ask
+ * this one question to decide whether the import waits until the legacy blocks are gone.
+ */
+export function isLegacyDataAddress(address: string): boolean {
+  try {
+    const p = parseAddress(address);
+    return p.mode === "data" && LEGACY_DATA_SOURCES.has(p.type);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Certificate types whose blocks stay listed when their count/for_each is known to give no instance (the

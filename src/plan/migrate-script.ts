@@ -17,7 +17,8 @@
 import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
-import { displayZone, isLegacyDataResource, zoneLabel } from "./steps.js";
+import { displayZone, zoneLabel } from "./steps.js";
+import { isLegacyDataAddress } from "../core/legacy-types.js";
 import { importIdForText } from "../core/zone-placeholder.js";
 import { lineageText, scriptWorkspace, type PlannedState } from "./planned-state.js";
 
@@ -274,7 +275,7 @@ export function renderMigrateScript(input: ScriptInput): string {
     w('"$TF" plan -refresh=false');
     w();
   };
-  const legacyData = input.legacyPatch ? input.legacyResources.filter(isLegacyDataResource) : [];
+  const legacyData = input.legacyPatch ? input.legacyResources.filter(isLegacyDataAddress) : [];
   if (legacyData.length === 0) importAndCheck();
   else {
     // An incomplete import id stops the script here, before step 5 changes anything.

@@ -11,6 +11,7 @@ import type { PlanStep } from "../core/model.js";
 import { shellQuote } from "../core/shell-quote.js";
 import { importIdForText, unknownZoneHint } from "../core/zone-placeholder.js";
 import { countRemovals, removalCountText } from "../core/removal-count.js";
+import { isLegacyDataAddress } from "../core/legacy-types.js";
 
 export type RemovalStrategy = "state-rm" | "removed-blocks";
 
@@ -152,7 +153,7 @@ function step3Import(input: PlanInput): PlanStep {
     );
   }
   // `terraform import` and an untargeted plan read every data source; the retired API refuses the legacy ones.
-  const legacyData = input.legacyBlockFiles.length > 0 ? input.legacyResources.filter(isLegacyDataResource) : [];
+  const legacyData = input.legacyBlockFiles.length > 0 ? input.legacyResources.filter(isLegacyDataAddress) : [];
   if (legacyData.length > 0) {
     notes.push(
       `the configuration reads legacy data sources (${legacyData.join(", ")}): terraform import and the plan of step 4 read every data source, and the previous WAF's API refuses these once the zone is migrated, so do steps 5 and 6 first, then 3, 4 and 7 (migrate.sh and cf-waf-migrate apply do); state entries still leave before their blocks`,
@@ -282,9 +283,4 @@ function zoneSlug(z: ZoneAnalysis): string {
 /** Step 5's note offering `removed {}` blocks instead of `state rm` (Terraform 1.7+, a lock <= 3.35). */
 export function removedBlocksNote(file: string): string {
   return `alternative while the lock still pins a provider with the legacy schema (<= 3.35) and Terraform >= 1.7: apply the removed {} blocks in ${file} with \`terraform apply -refresh=false\` (it needs the provider to read the resources, which the retired API may refuse). A removed {} block is refused while its resource block is configured, so the legacy blocks go in the same change: only when no other workspace of this root still holds their instances (migrate.sh checks that before step 6; this path does not)`;
-}
-
-/** A legacy data source's resource address (`module.waf.data.cloudflare_waf_packages.owasp`). */
-export function isLegacyDataResource(address: string): boolean {
-  return /(^|\.)data\.cloudflare_waf_(packages|groups|rules)\.[^.]+$/.test(address);
 }
