@@ -180,7 +180,10 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
   return out;
 }
 
-/** A legacy block of a module that has no instance at all: listed, with nothing evaluated and no zone. */
+/**
+ * A block listed though it has no instance (a legacy block of a module that has none, or a certificate block
+ * whose count/for_each gives none): nothing evaluated, no zone.
+ */
 function withoutInstance(entry: ConfigEntry): InventoryResource {
   const r = entry.resource;
   return {
