@@ -120,14 +120,19 @@ export interface AnalysisResult {
   findings: Finding[];
 }
 
+/** The zone's ruleset resource name: the one given (`--from-cf-terraforming`), else the generated one, with the workspace when limited to one. */
+function wantedRulesetName(z: ZoneInventory, opts: AnalyzeOptions): string {
+  const generated = rulesetResourceName(z.zoneId, z.zone?.name ?? null);
+  return ownValue(opts.rulesetResourceNames, z.zoneId) ?? (opts.rulesetWorkspace !== undefined ? workspaceResourceName(generated, opts.rulesetWorkspace) : generated);
+}
+
 export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {
   const zones = groupByZone(inv);
   // Two zones must never share a resource name (two unresolved `var.zone_id` zones, or look-alike names).
   const names = inputRecord<string>();
   const taken = new Set<string>();
   for (const z of zones) {
-    const generated = rulesetResourceName(z.zoneId, z.zone?.name ?? null);
-    const wanted = ownValue(opts.rulesetResourceNames, z.zoneId) ?? (opts.rulesetWorkspace !== undefined ? workspaceResourceName(generated, opts.rulesetWorkspace) : generated);
+    const wanted = wantedRulesetName(z, opts);
     let name = wanted;
     for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
     taken.add(name);
@@ -392,8 +397,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
   const switched = serviceConfig ? { ruleset: generated.ruleset, notes: [] } : applyZoneWafSwitch(generated.ruleset, wafSwitch);
   // The switch only toggles `enabled`: rule indices, and so the TODOs placed by index, stay as generated.
   const built = { ruleset: switched.ruleset, notes: [...generated.notes, ...switched.notes], ruleTodos: generated.ruleTodos };
-  const plainName = rulesetResourceName(zoneId, z.zone?.name ?? null);
-  const name = ownValue(opts.rulesetResourceNames, zoneId) ?? (opts.rulesetWorkspace !== undefined ? workspaceResourceName(plainName, opts.rulesetWorkspace) : plainName);
+  const name = wantedRulesetName(z, opts);
   const rulesetId = ownValue(opts.rulesetIds, zoneId) ?? null;
   const providerMajor = opts.providerMajor ?? 4;
   const importId = rulesetImportId(zoneId, rulesetId ?? RULESET_ID_PLACEHOLDER, providerMajor);

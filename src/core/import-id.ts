@@ -42,10 +42,20 @@ const ROOT_ZONE_LOOKUP = new RegExp(String.raw`^(data\.cloudflare_zones?\.[\w-]+
  * instance (`module.shop.data.cloudflare_zone.this.id`); null for anything else.
  */
 export function zoneLookupOf(zoneId: string): { lookup: string; module: string | null } | null {
-  const m = new RegExp(String.raw`^((?:module\.[\w-]+${KEY}?\.)*)(data\..*)$`).exec(zoneId);
-  if (!m) return null;
-  const root = ROOT_ZONE_LOOKUP.exec(m[2]!);
-  return root ? { lookup: root[1]!, module: m[1] ? m[1].slice(0, -1) : null } : null;
+  const split = splitModulePrefix(zoneId);
+  const root = split && ROOT_ZONE_LOOKUP.exec(split.expression);
+  return root ? { lookup: root[1]!, module: split.module } : null;
+}
+
+const MODULE_PREFIX = new RegExp(String.raw`^((?:module\.[\w-]+${KEY}?\.)*)(.*)$`);
+
+/**
+ * `module.shop["a"].module.inner.data.cloudflare_zone.this.id` → the module instance path
+ * (`module.shop["a"].module.inner`, null for none) and the expression inside it.
+ */
+export function splitModulePrefix(zoneId: string): { module: string | null; expression: string } | null {
+  const m = MODULE_PREFIX.exec(zoneId);
+  return m ? { module: m[1] ? m[1].slice(0, -1) : null, expression: m[2]! } : null;
 }
 
 /** A root-module zone lookup's id: an expression the root's own HCL (ruleset.tf, an import id) can use as written. */

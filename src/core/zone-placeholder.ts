@@ -1,7 +1,7 @@
 // Remediation text names only values we know. A zone id that is still an expression offline
 // (`cloudflare_zone.shop.id`, `var.zone_id`) is never written into a command as if it were the id: commands
 // get the `<ZONE_ID>` placeholder the README documents, and the text says what is unknown and how to supply it.
-import { isLiteralZoneId, isModuleInternalExpression, isZoneDomain, zoneLookupOf, ZONE_ID_PLACEHOLDER } from "./import-id.js";
+import { isLiteralZoneId, isModuleInternalExpression, isZoneDomain, splitModulePrefix, zoneLookupOf, ZONE_ID_PLACEHOLDER } from "./import-id.js";
 
 export { ZONE_ID_PLACEHOLDER };
 
@@ -43,6 +43,6 @@ export function unknownZoneHint(zoneId: string): string {
 /** `module.shop.data.cloudflare_zone.this.id` → module.shop and `data.cloudflare_zone.this.id`. */
 function moduleInternal(zoneId: string): { module: string; expression: string } | null {
   if (!isModuleInternalExpression(zoneId)) return null;
-  const m = /^((?:module\.[\w-]+(?:\[(?:"[^"\\]*"|\d+)\])?\.)+)(.*)$/.exec(zoneId);
-  return m ? { module: m[1]!.slice(0, -1), expression: m[2]! } : null;
+  const split = splitModulePrefix(zoneId);
+  return split?.module ? { module: split.module, expression: split.expression } : null;
 }

@@ -65,7 +65,6 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
 
   const out: InventoryResource[] = [];
   const seenAddresses = new Set<string>();
-  const toldUnapplied = new Set<string>();
   for (const inst of allInstances) {
     if (seenAddresses.has(inst.address)) continue; // the same state given twice
     seenAddresses.add(inst.address);
@@ -73,6 +72,9 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
     const zoneIdExpression = entry ? zoneExpressionOf(entry.resource.body) : null;
     // A resource of a remote module has no block we read: the module call is where a person looks.
     const remote = entry ? null : tree.remoteModules.find((m) => inst.configAddress.startsWith(`${m.path}.`));
+    // Told on the resource's first state instance only: taken out of the map once told.
+    const notYetTold = unapplied.get(inst.configAddress);
+    unapplied.delete(inst.configAddress);
     out.push({
       address: inst.address,
       configAddress: inst.configAddress,
@@ -88,7 +90,7 @@ export function buildInventory(tree: ConfigTree, states: StateRead[], ctx?: Eval
       attributes: inst.attributes,
       configAttributes: entry?.resource.body ?? null,
       ...(unconfigured.has(inst.address) ? { unconfigured: unconfigured.get(inst.address)! } : {}),
-      ...(unapplied.has(inst.configAddress) && !toldUnapplied.has(inst.configAddress) && toldUnapplied.add(inst.configAddress) ? { unapplied: unapplied.get(inst.configAddress)! } : {}),
+      ...(notYetTold !== undefined ? { unapplied: notYetTold } : {}),
     });
   }
   for (const entry of config.values()) {
@@ -178,7 +180,10 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
   return out;
 }
 
-/** A legacy block of a module that has no instance at all: listed, with nothing evaluated and no zone. */
+/**
+ * A block listed though it has no instance (a legacy block of a module that has none, or a certificate block
+ * whose count/for_each gives none): nothing evaluated, no zone.
+ */
 function withoutInstance(entry: ConfigEntry): InventoryResource {
   const r = entry.resource;
   return {

@@ -234,23 +234,25 @@ function readCustomSsl(r: InventoryResource): Certificate {
   return c;
 }
 
-/** Certificates of the inventory, in inventory order. */
+/** The certificate each certificate block type configures. */
+const KIND_BY_TYPE: Readonly<Record<string, CertificateKind>> = {
+  cloudflare_certificate_pack: "advanced",
+  cloudflare_total_tls: "total_tls",
+  cloudflare_custom_hostname: "custom_hostname",
+  cloudflare_custom_ssl: "custom_uploaded",
+};
+
 /**
  * The certificate blocks in config whose count/for_each (or module's) is known to give no instance: there,
  * but configuring no certificate. A custom hostname counts only when it has an `ssl` block.
  */
 export function certificateBlocksWithoutInstance(resources: InventoryResource[]): { resource: InventoryResource; kind: CertificateKind }[] {
-  const kinds: Record<string, CertificateKind> = {
-    cloudflare_certificate_pack: "advanced",
-    cloudflare_total_tls: "total_tls",
-    cloudflare_custom_hostname: "custom_hostname",
-    cloudflare_custom_ssl: "custom_uploaded",
-  };
   return resources
-    .filter((r) => r.noInstances && Object.hasOwn(kinds, r.type) && (r.type !== "cloudflare_custom_hostname" || r.configAttributes?.ssl !== undefined))
-    .map((resource) => ({ resource, kind: kinds[resource.type]! }));
+    .filter((r) => r.noInstances && Object.hasOwn(KIND_BY_TYPE, r.type) && (r.type !== "cloudflare_custom_hostname" || r.configAttributes?.ssl !== undefined))
+    .map((resource) => ({ resource, kind: KIND_BY_TYPE[resource.type]! }));
 }
 
+/** Certificates of the inventory, in inventory order. */
 export function readCertificates(resources: InventoryResource[]): Certificate[] {
   const out: Certificate[] = [];
   for (const r of resources) {
