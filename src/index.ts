@@ -32,6 +32,7 @@ export { buildCertificateFix, PatchWriteError, type CertificateFixOptions, type 
 
 // The migration plan (what `plan --out-dir` writes) and the CI gate (what `gate` decides).
 export { assemblePlan, ARTIFACTS, type AssembledPlan } from "./plan/artifacts.js";
+export { planEstate, type EstatePlan, type EstatePlanInput, type InstancePlan } from "./plan/estate-plan.js";
 export { renderPlanMarkdown, type PlanMarkdownInput } from "./plan/plan-markdown.js";
 export { renderMigrateScript, type ScriptInput } from "./plan/migrate-script.js";
 export { evaluateProviderGate, type ProviderGateOutcome } from "./terraform/versions/provider-gate.js";

@@ -3,16 +3,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { groupByZone } from "../../core/analyze.js";
-import { LEGACY_WAF_RESOURCE_TYPES } from "../../core/legacy-types.js";
-import type { Finding, InputError, Report, Ruleset } from "../../core/model.js";
-import { MANAGED_PHASE } from "../../core/mappings.js";
-import { skipAfterExecuteFindings } from "../../core/ruleset-order.js";
-import { analyzeEstateOnline } from "../../estate/online.js";
-import { rootProviderInfo } from "../../estate/gate.js";
-import { buildEstateReport, instanceInputs } from "../../estate/report.js";
-import { dedupeErrors } from "../../estate/load.js";
-import { instanceOutDirFromRoot, writeEstatePlans } from "../../plan/estate-out-dir.js";
+import type { InputError, Report, Ruleset } from "../../core/model.js";
+import { writeEstatePlans } from "../../plan/estate-out-dir.js";
+import { planEstate } from "../../plan/estate-plan.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { checkReportFile, checkWritableDirectory, relativeRoot, toolVersion } from "../io.js";
@@ -20,17 +13,12 @@ import { parseFailOn, parsePairs, parseZonePlans, resolveOutputs, withExamples, 
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
-import { collectProviderInfo, rulesetSyntaxMajor } from "../../terraform/versions/providers.js";
 import { readServiceConfig } from "../../terraform/config/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming/read.js";
-import { isLiteralZoneId } from "../../core/import-id.js";
-import { rulesetWorkspaceGate } from "../../core/workspace-ruleset.js";
-import { artifactFiles, assemblePlan, scriptInput, writeArtifacts, type AssembledPlan } from "../../plan/artifacts.js";
+import { artifactFiles, scriptInput, writeArtifacts } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "../../plan/planned-state.js";
-import { instanceName } from "../../estate/order.js";
-import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "../../plan/other-callers.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
@@ -99,85 +87,34 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       }
     }
 
-    const providerInfo = await collectProviderInfo(estate.tree, estate.base);
-    // Each instance is planned for its own root's provider; cf-terraforming names the resource itself:
-    // import into that name (one zone, or the zone it names).
-    const setups = estate.instances.map((inst) => {
-      const info = rootProviderInfo(providerInfo, inst.dir);
-      // Steps 1-6 run where the legacy resources still exist (<= 3.35, block syntax): a root pinned to 5.x
-      // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
-      const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
-      const providerMajor = (argv["provider-major"] as 4 | 5 | undefined) ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
-      const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
-      // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
-      const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
-      return { inst, info, providerMajor, names, gate };
-    });
-    const online = await analyzeEstateOnline(
-      instanceInputs(estate.instances).map((input, i) => {
-        const { providerMajor, names, gate } = setups[i]!;
-        return { ...input, options: { providerMajor, ...(Object.keys(names).length ? { rulesetResourceNames: names } : {}), ...(gate !== null ? { rulesetWorkspace: gate } : {}) } };
-      }),
-      { zonePlans, rulesetIds, configRulesets, rulesetRoots: rulesetRootsOf(argv, estate) },
-      session,
-    );
-    const analysis = online.analysis;
-
-    const several = setups.length > 1;
-    const plans: AssembledPlan[] = [];
-    /** One root alone: other roots calling a module step 6 edits (migrate.sh reads their states first). */
-    let otherCallers: string[] = [];
-    for (const [i, { inst, info, providerMajor, gate }] of setups.entries()) {
-      // A split zone's ruleset is planned once, where its import is (the other instances feed it skip rules).
-      const own = analysis.instances[i]!.analysis;
-      const planned = several ? { ...own, zones: own.zones.filter((z) => !z.zone.rulesetIn) } : own;
-      // PLAN.md's commands run in the root: there, an instance's artifacts are at this path.
-      const outDir = argv["out-dir"] ? (several ? instanceOutDirFromRoot(cwd, argv["out-dir"], inst) : argv["out-dir"]) : null;
-      // Its legacy instances of those zones are still its own to remove.
-      const fedZones = several ? own.zones.filter((z) => z.zone.rulesetIn) : [];
-      const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming: argv["from-cf-terraforming"] ?? null, outDir, providerInfo: info, rulesetHcl: argv["out-dir"] !== undefined, rulesetWorkspace: gate, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
-      if (!several) {
-        otherCallers = await otherCallersOfPlan(inst.dir, plan);
-        const step6 = plan.steps.find((s) => s.number === 6);
-        if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
-        withdrawRemovedBlocks(plan, otherCallers);
-      }
-      const at = { root: inst.root, workspace: inst.workspace };
-      // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
-      if (argv["from-cf-terraforming"]) plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, path.relative(estate.base, path.resolve(cwd, argv["from-cf-terraforming"]))));
-      for (const step of plan.steps) Object.assign(step, at);
-      for (const f of plan.findings) Object.assign(f, at);
-      errors.push(...plan.errors);
-      plans.push(plan);
-    }
-    // An estate: an instance whose module blocks other instances use too gets no removed.tf either.
-    if (setups.length > 1) {
-      const sharing = instancesSharingFiles(plans.map((p, i) => ({ name: instanceName(setups[i]!.inst), files: p.legacyPatchFiles.map((f) => path.resolve(setups[i]!.inst.dir, p.patchDir, f)) })));
-      plans.forEach((p, i) => withdrawRemovedBlocks(p, sharing[i]!));
-    }
-    const report = buildEstateReport({
+    const planned = await planEstate(estate, {
+      cwd,
       version: toolVersion(),
       root: relativeRoot(estate.base, cwd),
-      instances: estate.instances,
-      analysis,
-      extraFindings: plans.flatMap((p) => p.findings),
-      errors: dedupeErrors(errors),
-      planSteps: plans.flatMap((p) => p.steps),
+      errors,
+      zonePlans,
+      rulesetIds,
+      configRulesets,
+      rulesetRoots: rulesetRootsOf(argv, estate),
+      ...(argv["provider-major"] !== undefined ? { providerMajor: argv["provider-major"] as 4 | 5 } : {}),
+      extracted,
+      fromCfTerraforming: argv["from-cf-terraforming"] ?? null,
+      outDir: argv["out-dir"] ?? null,
+      session,
     });
-    // Two workspaces of one root share its versions.
-    report.versions = [...new Map(plans.flatMap((p) => p.versions).map((v) => [v.root, v])).values()];
-    online.decorate(report);
+    const { analysis, report, otherCallers } = planned;
+    const plans = planned.instances.map((p) => p.plan);
 
-    const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: setups[0]!.providerMajor } : null;
-    const plannedState = single ? plannedStateOf(setups[0]!.inst) : null;
-    const stateNote = single ? plannedStateNote(plannedState, scriptWorkspace(setups[0]!.inst.workspace)) : undefined;
+    const single = plans.length === 1 ? { plan: plans[0]!, providerMajor: planned.instances[0]!.providerMajor } : null;
+    const plannedState = single ? plannedStateOf(planned.instances[0]!.inst) : null;
+    const stateNote = single ? plannedStateNote(plannedState, scriptWorkspace(planned.instances[0]!.inst.workspace)) : undefined;
     const first = single?.plan.constraintStep ? `${single.plan.constraintStep} (see PROVIDER_FEATURE_MISSING)` : undefined;
     // Several instances: the shared Markdown report (a summary per zone and instance, then the steps).
     const markdown = single
       ? () =>
           renderPlanMarkdown({ report, providerMajor: single.providerMajor, artifacts: single.plan.artifactList, stateRemovals: single.plan.stateRemovals, versions: single.plan.versionsMarkdown, first, syntaxLabel: single.plan.syntaxLabel, ...(stateNote ? { stateNote } : {}) })
       : (r: Report) => renderMarkdown(r, { title: "plan" });
-    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: setups[0]!.inst.workspace, plannedState, otherCallers });
+    const script = () => renderMigrateScript({ ...scriptInput(toolVersion(), analysis.zones, single!.plan), workspace: planned.instances[0]!.inst.workspace, plannedState, otherCallers });
     // Input that could not be read (or a file step 6 cannot edit) makes the plan incomplete: a legacy block
     // there would be missing from the patch and the script. Such a run exits 2 and writes no artifact at all.
     const withheld = argv["out-dir"] !== undefined && report.errors.length > 0;
@@ -198,11 +135,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         force: argv.force,
         version: toolVersion(),
         root: relativeRoot(estate.base, cwd),
-        errors: dedupeErrors(errors),
-        instances: setups.map((s, i) => ({
+        errors: planned.errors,
+        instances: planned.instances.map((s, i) => ({
           instance: s.inst,
           analysis: analysis.instances[i]!,
-          plan: plans[i]!,
+          plan: s.plan,
           providerMajor: s.providerMajor,
           estateFindings: analysis.findings.filter((f) => f.code === "ZONE_SPLIT_ACROSS_ROOTS" && f.root === s.inst.root && f.workspace === s.inst.workspace),
         })),
@@ -226,31 +163,6 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
   },
 };
-
-/** RULESET_SKIP_AFTER_EXECUTE for the extracted rulesets this instance imports into (`names`: zone → resource name). */
-function extractedOrderFindings(extracted: ExtractedRuleset[], names: Record<string, string>, file: string): Finding[] {
-  const zoneOf = new Map(Object.entries(names).map(([zone, name]) => [name, zone]));
-  return extracted
-    .filter((e) => zoneOf.has(e.resourceName))
-    .flatMap((e) => {
-      const address = `cloudflare_ruleset.${e.resourceName}`;
-      const ref = { address, configAddress: address, type: "cloudflare_ruleset", file: file.split(path.sep).join("/"), line: e.line, zoneId: zoneOf.get(e.resourceName)!, inConfig: false, inState: false };
-      return skipAfterExecuteFindings({ ref, kind: "zone", phase: MANAGED_PHASE, name: null, rules: e.rules });
-    });
-}
-
-/** --from-cf-terraforming: which extracted resource serves which zone. */
-function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
-  const names = inputRecord<string>();
-  for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
-  // One resource and one zone: it serves that zone unless both ids are known and differ (over several
-  // instances, another instance's zone: it is that one's).
-  const only = extracted[0];
-  const zone = zoneIds[0];
-  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0 && !(only!.zoneId && isLiteralZoneId(zone!))) names[zone!] = only!.resourceName;
-  return names;
-}
-
 
 /** Like --out-dir, `--format shell` gives no migrate.sh for a plan that input errors leave incomplete. */
 function withheldScript(errors: number): void {

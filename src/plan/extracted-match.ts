@@ -1,0 +1,33 @@
+// `--from-cf-terraforming`: which of cf-terraforming's extracted managed rulesets serves which zone, and the
+// rule-order findings of the ones a plan imports into (they become ruleset.tf as written).
+import path from "node:path";
+import { isLiteralZoneId } from "../core/import-id.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
+import type { Finding } from "../core/model.js";
+import { inputRecord } from "../core/null-proto.js";
+import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
+import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
+
+/** Zone id → the extracted resource whose ruleset it gets. */
+export function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
+  const names = inputRecord<string>();
+  for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
+  // One resource and one zone: it serves that zone unless both ids are known and differ (over several
+  // instances, another instance's zone: it is that one's).
+  const only = extracted[0];
+  const zone = zoneIds[0];
+  if (extracted.length === 1 && zoneIds.length === 1 && Object.keys(names).length === 0 && !(only!.zoneId && isLiteralZoneId(zone!))) names[zone!] = only!.resourceName;
+  return names;
+}
+
+/** RULESET_SKIP_AFTER_EXECUTE for the extracted rulesets this instance imports into (`names`: zone → resource name). */
+export function extractedOrderFindings(extracted: ExtractedRuleset[], names: Record<string, string>, file: string): Finding[] {
+  const zoneOf = new Map(Object.entries(names).map(([zone, name]) => [name, zone]));
+  return extracted
+    .filter((e) => zoneOf.has(e.resourceName))
+    .flatMap((e) => {
+      const address = `cloudflare_ruleset.${e.resourceName}`;
+      const ref = { address, configAddress: address, type: "cloudflare_ruleset", file: file.split(path.sep).join("/"), line: e.line, zoneId: zoneOf.get(e.resourceName)!, inConfig: false, inState: false };
+      return skipAfterExecuteFindings({ ref, kind: "zone", phase: MANAGED_PHASE, name: null, rules: e.rules });
+    });
+}
