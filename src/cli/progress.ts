@@ -48,7 +48,8 @@ export class ProgressBar {
     const env = opts.env ?? process.env;
     this.enabled = !opts.quiet && this.stream.isTTY === true && !inCi(env);
     this.now = opts.now ?? (() => performance.now());
-    this.start = this.now();
+    // A bar that never draws reads no clock (Node loads perf_hooks on the first use of performance).
+    this.start = this.enabled ? this.now() : 0;
     this.delay = opts.delayMs ?? 1000;
     this.label = opts.label ?? "scanning";
   }
