@@ -11,10 +11,11 @@
 // The bundle keeps dist/cli/'s depth, so the `import.meta.url`-relative paths it contains still hold:
 // `../../package.json` (the version) and `./worker.js` (the parse pool's worker, bundled here too).
 import { build } from "esbuild";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NODE_BUNDLE_OPTIONS, slimSourceMap } from "./bundle-node.mjs";
+import { assertNoEagerTextSetup, lazyStringWidth } from "./lazy-string-width.mjs";
 
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const CLI = path.join(DIST, "cli");
@@ -32,8 +33,10 @@ export async function bundleCli() {
       ...NODE_BUNDLE_OPTIONS,
       splitting: true,
       external: EXTERNAL,
+      plugins: [lazyStringWidth, ...NODE_BUNDLE_OPTIONS.plugins],
     });
     if (result.errors.length) throw new Error(`bundling the CLI failed: ${result.errors.length} errors`);
+    assertNoEagerTextSetup(readdirSync(out).filter((f) => f.endsWith(".js")).map((f) => [f, readFileSync(path.join(out, f), "utf8")]));
     for (const name of readdirSync(out).filter((f) => f.endsWith(".map"))) slimSourceMap(path.join(out, name));
     removeCompiledJs(CLI);
     for (const f of readdirSync(out)) renameSync(path.join(out, f), path.join(CLI, f));

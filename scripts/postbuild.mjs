@@ -1,9 +1,12 @@
 // After tsc: bundles the command line (scripts/bundle-cli.mjs, which also makes its entry point executable)
-// and the provider double's entry point (scripts/bundle-double.mjs), and copies the provider double's data
-// files (schemas, .proto) next to its compiled code.
+// and the provider double's entry point (scripts/bundle-double.mjs), copies the provider double's data
+// files (schemas, .proto) next to its compiled code, and parses the .proto files into the JSON descriptors
+// the double reads at start (scripts/double-descriptors.mjs).
 import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { bundleCli } from "./bundle-cli.mjs";
 import { bundleProviderDouble } from "./bundle-double.mjs";
+import { writeProtoDescriptors } from "./double-descriptors.mjs";
 
 await bundleCli();
 await bundleProviderDouble();
@@ -14,3 +17,5 @@ for (const [from, ext] of [["sandbox/schemas/", ".json"], ["sandbox/provider/pro
   mkdirSync(dst, { recursive: true });
   for (const f of readdirSync(src)) if (f.endsWith(ext)) cpSync(new URL(f, src), new URL(f, dst));
 }
+const protoDir = new URL("../dist/sandbox/provider/proto/", import.meta.url);
+if (existsSync(protoDir)) await writeProtoDescriptors(fileURLToPath(protoDir));

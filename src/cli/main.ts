@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The cf-waf-migrate command line. Commands live in ./commands, one file each; this file wires them,
 // and turns every failure into one line on stderr with the contract's exit code.
+import "./v8-tuning.js"; // first: V8's tier-up budget for a short-lived process (see there)
 import yargs, { type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT, UserInputError } from "./errors.js";

@@ -4,8 +4,8 @@
 // redactor, so no cache byte carries a token or key (test/online/secrets.test.ts greps for every form).
 // Writes are atomic (temporary file + rename): a killed run leaves whole entries or none.
 
-import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 
@@ -25,7 +25,10 @@ export interface CacheEntry<T> {
   result: T;
 }
 
-const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+// Every scan imports this module (through the online options); only online runs hash. node:crypto is
+// loaded by the first hash, not at start-up.
+const requireBuiltin = createRequire(import.meta.url);
+const sha256 = (text: string): string => (requireBuiltin("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(text).digest("hex");
 
 /**
  * A fingerprint of the auth headers: which credential answered matters (two tokens may see different

@@ -5,7 +5,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { appendLineSync } from "../fs-sync.js";
 import { accountDir, readAccount, writeAccount, type Account } from "../account/account.js";
 import type { AttributeSchema, BlockSchema, ProviderSchemaFile, ResourceSchema } from "../schemas/types.js";
@@ -13,6 +12,7 @@ import { conformBlock, decodeDynamic, encodeDynamic, isObject, UNKNOWN, type Obj
 import { readDataSource } from "./data-sources.js";
 import { planChange, validateConfig, withDefaults } from "./planning.js";
 import { handlerFor, type ResourceContext } from "./resources.js";
+import { loadProtocol, serviceDefinition } from "./services.js";
 
 const PROTO_DIR = fileURLToPath(new URL("./proto/", import.meta.url));
 
@@ -288,27 +288,19 @@ function protocol6(provider: Record<string, Handler>): Record<string, Handler> {
 
 export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void): grpc.Server {
   const protocol = protocolOf(schemas);
-  const definition = protoLoader.loadSync([`tfplugin${protocol}.proto`, "go-plugin.proto", "health.proto"], {
-    includeDirs: [PROTO_DIR],
-    keepCase: true,
-    longs: Number,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
-  const loaded = grpc.loadPackageDefinition(definition) as any;
+  const root = loadProtocol(PROTO_DIR, protocol);
   const server = new grpc.Server();
   const { provider, controller } = providerService(schemas, onShutdown);
-  if (protocol === 6) server.addService(loaded.tfplugin6.Provider.service, unary(protocol6(provider)));
-  else server.addService(loaded.tfplugin5.Provider.service, unary(provider));
-  server.addService(loaded.plugin.GRPCController.service, unary(controller));
+  if (protocol === 6) server.addService(serviceDefinition(root, "tfplugin6.Provider"), unary(protocol6(provider)));
+  else server.addService(serviceDefinition(root, "tfplugin5.Provider"), unary(provider));
+  server.addService(serviceDefinition(root, "plugin.GRPCController"), unary(controller));
   // Terraform opens these two streams at every start; the double keeps them open and never sends.
   const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => {
     call.on("error", () => undefined);
     call.on("cancelled", () => call.end());
   };
-  server.addService(loaded.plugin.GRPCStdio.service, { StreamStdio: holdOpen });
-  server.addService(loaded.plugin.GRPCBroker.service, { StartStream: holdOpen });
-  server.addService(loaded.grpc.health.v1.Health.service, unary({ Check: () => ({ status: "SERVING" }) }));
+  server.addService(serviceDefinition(root, "plugin.GRPCStdio"), { StreamStdio: holdOpen });
+  server.addService(serviceDefinition(root, "plugin.GRPCBroker"), { StartStream: holdOpen });
+  server.addService(serviceDefinition(root, "grpc.health.v1.Health"), unary({ Check: () => ({ status: "SERVING" }) }));
   return server;
 }

@@ -12,7 +12,6 @@
 
 import * as nodeFs from "node:fs/promises";
 import { constants } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** The file-system calls used here; tests inject failures through it. */
@@ -253,6 +252,8 @@ async function viaTempFile(
   fs: AtomicFs,
   place: (tmp: string) => Promise<"consumed" | "left">,
 ): Promise<void> {
+  // node:crypto is loaded on the first write, not by every command that might write.
+  const { randomBytes } = await import("node:crypto");
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let left = false;
   try {

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { parseWithRuntime } from "./runtime.js";
 
 export type Hcl2JsonBody = Record<string, unknown>;
@@ -56,7 +56,11 @@ export function createJudge(opts: JudgeOptions = {}): HclJudge {
     async parse(file, text) {
       bytes += text.length;
       if (canPool && (pool || bytes > threshold)) {
-        pool ??= new WorkerPool(workerFile, workers);
+        // worker_threads is loaded here, not at start-up: most runs never start the pool.
+        if (!pool) {
+          const { Worker } = await import("node:worker_threads");
+          pool ??= new WorkerPool(workerFile, workers, Worker);
+        }
         return pool.parse(file, text);
       }
       const { parse } = await loadHcl2Json();
@@ -82,9 +86,9 @@ class WorkerPool {
   private readonly owner = new Map<number, Worker>();
   private nextId = 1;
 
-  constructor(file: string, size: number) {
+  constructor(file: string, size: number, WorkerThread: typeof Worker) {
     for (let i = 0; i < size; i++) {
-      const w = new Worker(file);
+      const w = new WorkerThread(file);
       w.unref();
       w.on("message", (m: { id: number; ok: boolean; body?: Hcl2JsonBody; message?: string }) => {
         const p = this.pending.get(m.id);
