@@ -64,11 +64,11 @@ async function loadImpl() {
   const [parse, structure, state, address, pageRule, evalExpr, workspace, hcl2json] = await Promise.all([
     dist("terraform/hcl/parse.js"),
     dist("terraform/hcl/structure.js"),
-    dist("terraform/state.js"),
+    dist("terraform/state/read.js"),
     dist("core/address.js"),
     dist("core/page-rule-pattern.js"),
     dist("core/rule-expression-eval.js"),
-    dist("terraform/workspace.js"),
+    dist("terraform/inventory/workspace.js"),
     // hcl2json through the project's runtime holder: a Go runtime that dies is replaced, as in the CLI.
     dist("terraform/parse-pool/runtime.js"),
   ]);
