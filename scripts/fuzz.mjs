@@ -32,6 +32,7 @@ const BUDGET = {
   "address-key-hcl": 5_000,
   "page-rule-expression": 15_000,
   "page-rule-untranslatable": 3_000,
+  "expression-cost": 2_000,
   "template-runs": 600,
   "credential-echo": 5_000,
   "prototype-names": 400,
@@ -75,6 +76,7 @@ async function loadImpl() {
   const redaction = await dist("core/secret-redaction.js");
   const analysis = await dist("core/analyze.js");
   const templateCost = await dist("terraform/hcl/template-cost.js");
+  const [tfEvaluate, tfParse, tfValues] = await Promise.all([dist("core/tf-expr/evaluate.js"), dist("core/tf-expr/parse.js"), dist("core/tf-expr/values.js")]);
   let hcl2parser;
   try {
     hcl2parser = createRequire(import.meta.url)("hcl2-parser");
@@ -100,6 +102,9 @@ async function loadImpl() {
     analyze: analysis.analyze,
     templateCostOverrun: templateCost.templateCostOverrun,
     parseWithRuntime: hcl2json.parseWithRuntime,
+    evaluate: tfEvaluate.evaluate,
+    parseExpression: tfParse.parseExpression,
+    maxEvaluationSteps: tfValues.MAX_EVALUATION_STEPS,
   };
 }
 

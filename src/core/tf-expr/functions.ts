@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { createRequire } from "node:module";
-import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markSet, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, EvaluationTooCostly, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markSet, MAX_VALUE_SIZE, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -32,14 +32,48 @@ function arity(args: Known[], min: number, max: number, fn: string): void {
   if (args.length < min || args.length > max) throw new EvalError(`${fn}: wrong number of arguments`);
 }
 
+/**
+ * The items without repeats, first occurrences in order. Compared by a key that is equal exactly when
+ * `deepEqual` is (type and value, object keys in any order): one pass, not a comparison of every pair
+ * (`toset` over a YAML list of 20,000 hosts took 4 s that way).
+ */
 function distinct(items: Value[]): Value[] {
+  const seen = new Set<string>();
   const out: Value[] = [];
-  for (const x of items) if (!out.some((y) => deepEqual(x, y))) out.push(x);
+  for (const x of items) {
+    const k = equalityKey(x);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(x);
+  }
   return out;
 }
 
+/** A string equal for two wholly known values exactly when deepEqual says they are equal. */
+function equalityKey(v: Value): string {
+  return JSON.stringify(v, (_k, x: unknown) => {
+    // NaN and the infinities (from `/`): JSON would write them as null.
+    if (typeof x === "number" && !Number.isFinite(x)) return `\u0000${x}`;
+    if (x === null || typeof x !== "object" || Array.isArray(x)) return x;
+    const o = x as Record<string, unknown>;
+    const sorted: Record<string, unknown> = {};
+    // `{}` keys in sorted order; `__proto__` as an own key is kept by defineProperty.
+    for (const k of Object.keys(o).sort()) Object.defineProperty(sorted, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+    return sorted;
+  });
+}
+
+/** Into one array, in one pass over the elements (a copy per level cost the depth times the size). */
 function flatten(items: Value[]): Value[] {
-  return items.flatMap((x) => (Array.isArray(x) ? flatten(x) : [x]));
+  const out: Value[] = [];
+  const walk = (xs: Value[]): void => {
+    for (const x of xs) {
+      if (Array.isArray(x)) walk(x);
+      else out.push(x);
+    }
+  };
+  walk(items);
+  return out;
 }
 
 /** Object keys in Terraform's order (lexical). */
@@ -145,6 +179,8 @@ const FUNCTIONS: Record<string, Fn> = {
     return out;
   },
   setproduct: (a) => {
+    const n = a.reduce<number>((p, x) => p * Math.max(1, list(x, "setproduct").length), 1) * Math.max(1, a.length);
+    if (n > MAX_VALUE_SIZE) throw new EvaluationTooCostly(`setproduct: the result would have more than ${MAX_VALUE_SIZE} elements: not evaluated offline`);
     let out: Value[][] = [[]];
     for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
     return markSet(a.length === 0 ? [] : out);
