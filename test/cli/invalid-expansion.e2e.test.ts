@@ -54,6 +54,9 @@ describe("count / for_each that terraform rejects", () => {
         // Terraform unifies a conditional's results: `[]` next to a set is an empty set, next to a tuple a tuple.
         rule("flag_set", 'for_each = var.enabled ? toset(["a"]) : []'),
         rule("flag_tuple", 'for_each = var.enabled ? ["a"] : []'),
+        // Object types unify attribute by attribute (terraform 1.11 accepts this one); tolist makes a set a list.
+        rule("flag_object", 'for_each = (var.enabled ? { a = ["x"] } : { a = toset([]) }).a'),
+        rule("to_list", 'for_each = tolist(toset(["a"]))'),
         // lookup's default and coalesce's arguments take the type of the set they go with.
         'variable "by_env" {\n  type    = map(set(string))\n  default = { prod = ["a"] }\n}\n',
         rule("lookup_default", 'for_each = lookup(var.by_env, "staging", [])'),
@@ -79,7 +82,9 @@ describe("count / for_each that terraform rejects", () => {
     expect(byAddress("cloudflare_waf_rule.flag_tuple")).toHaveLength(1);
     expect(byAddress("cloudflare_waf_rule.lookup_default")).toEqual([]);
     expect(byAddress("cloudflare_waf_rule.coalesced")).toEqual([]);
-    expect(report.errors).toHaveLength(4);
+    expect(byAddress("cloudflare_waf_rule.flag_object")).toEqual([]);
+    expect(byAddress("cloudflare_waf_rule.to_list")).toHaveLength(1);
+    expect(report.errors).toHaveLength(5);
     // The blocks stay listed; nothing about the rejected ones is reported unknown.
     const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED").map((f) => f.address);
     expect(unresolved).not.toContain("cloudflare_waf_rule.from_null");

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateConfigValue, expressionSource, resolveBody } from "../../src/core/tf-expr/body.js";
 import { evaluate, type Scope } from "../../src/core/tf-expr/evaluate.js";
 import { ExprSyntaxError, parseExpression } from "../../src/core/tf-expr/parse.js";
-import { EvalError, ResourceReference, Unknown, type Value } from "../../src/core/tf-expr/values.js";
+import { EvalError, isSetValue, ResourceReference, Unknown, type Value } from "../../src/core/tf-expr/values.js";
 
 const FILES: Record<string, string> = {
   "/m/zones.yml": "shop:\n  zone: shop.example.com\n  sensitivity: medium\n  bypass:\n    - products: [waf, rateLimit]\n  enabled: yes\nblog:\n  zone: blog.example.com\n  sensitivity: null\n",
@@ -239,5 +239,59 @@ describe("hcl2json bodies", () => {
   it("expressionSource unwraps one expression and keeps templates", () => {
     expect(expressionSource("${var.x}")).toBe("var.x");
     expect(expressionSource("${a}-${b}")).toBe("${a}-${b}");
+  });
+});
+
+describe("sets stay sets through the evaluator's copies, and only there", () => {
+  const isSet = (src: string, vars: Record<string, Value> = {}): boolean => {
+    const extra: Record<string, Value> = {
+      "local.hosts": evaluate(parseExpression('toset(["a", "b"])'), scope()),
+      "local.by_env": evaluate(parseExpression('{ prod = toset(["p"]) }'), scope()),
+      "local.cfg": evaluate(parseExpression('{ a = { hosts = toset(["h"]) } }'), scope()),
+    };
+    const v = ev(src, vars, extra);
+    expect(Array.isArray(v)).toBe(true);
+    return isSetValue(v);
+  };
+
+  it("kept: conditionals (either result, nested objects), try, lookup and its default, coalesce, element, values, merge, attributes and indexes", () => {
+    for (const src of [
+      "var.on ? local.hosts : []",
+      "var.on ? [] : local.hosts",
+      "!var.on ? [] : local.hosts",
+      'var.on ? ["x"] : var.unset',
+      '(var.on ? { a = ["x"] } : { a = toset([]) }).a',
+      '(var.on ? { a = { hosts = ["x"] } } : local.cfg).a.hosts',
+      'try(local.hosts, ["fallback"])',
+      'lookup(local.by_env, "prod", [])',
+      'lookup(local.by_env, "staging", [])',
+      "coalesce([], local.hosts)",
+      "coalescelist(local.hosts, [])",
+      "element([local.hosts], 0)",
+      "values(local.by_env)[0]",
+      'merge(local.by_env, { x = 1 })["prod"]',
+      "local.cfg.a.hosts",
+      '"${local.hosts}"',
+      'setproduct(["a"], ["b"])',
+    ]) {
+      expect(isSet(src, { on: true }), src).toBe(true);
+    }
+  });
+
+  it("dropped where terraform makes a list or tuple: tolist, for, splat, concat, flatten, distinct, compact, a tuple other result", () => {
+    for (const src of [
+      "tolist(local.hosts)",
+      "[for h in local.hosts : h]",
+      "local.hosts[*]",
+      "concat(local.hosts)",
+      "flatten([local.hosts])",
+      "distinct(local.hosts)",
+      "compact(local.hosts)",
+      'var.on ? ["x"] : ["y"]',
+      '(var.on ? { a = ["x"] } : { a = ["y"] }).a',
+      '(var.on ? { a = ["x"] } : { b = toset([]) }).a',
+    ]) {
+      expect(isSet(src, { on: true }), src).toBe(false);
+    }
   });
 });

@@ -137,7 +137,7 @@ function evaluateNode(e: Expr, env: Env): Value {
       if (!isKnown(c)) return unknownOf(c);
       const taken = toBool(c);
       const v = taken ? ev(e.then, env) : ev(e.else, env);
-      return Array.isArray(v) && !isSetValue(v) ? unifiedWithOther(v, taken ? e.else : e.then, env) : v;
+      return (Array.isArray(v) && !isSetValue(v)) || isObject(v) ? unifiedWithOther(v, taken ? e.else : e.then, env) : v;
     }
     case "for":
       return forExpr(e, env);
@@ -145,22 +145,48 @@ function evaluateNode(e: Expr, env: Env): Value {
 }
 
 /**
- * Terraform gives both results of a conditional one type: `enabled ? toset(x) : []` is a set either way.
- * A list or tuple chosen is a set (a copy) when the other result is one, or when its type cannot be told
- * offline (unknown, or an error): that can only make a `for_each` over it accepted, never rejected.
+ * Terraform gives both results of a conditional one type: `enabled ? toset(x) : []` is a set either way, and
+ * so is `a` in `enabled ? { a = ["x"] } : { a = toset([]) }` (object types unify attribute by attribute).
+ * A list or tuple chosen is a set (a copy) where the other result has a set, or where its type cannot be
+ * told offline (unknown, or an error): that can only make a `for_each` over it accepted, never rejected.
  */
-function unifiedWithOther(v: Value[], other: Expr, env: Env): Value {
+function unifiedWithOther(v: Value[] | { [key: string]: Value }, other: Expr, env: Env): Value {
   let o: Value;
   try {
     o = ev(other, env);
   } catch (err) {
     if (err instanceof EvaluationTooCostly) throw err;
+    return unified(v, UNTYPED, env);
+  }
+  return unified(v, isKnown(o) ? o : UNTYPED, env);
+}
+
+/** The other result of a conditional whose type is not known offline. */
+const UNTYPED = Symbol("untyped");
+
+/** `v` with the type it takes next to `o` (see unifiedWithOther); `v` itself when nothing changes. */
+function unified(v: Value, o: Value | typeof UNTYPED, env: Env): Value {
+  if (Array.isArray(v)) {
+    if (isSetValue(v)) return v;
+    if (o === UNTYPED) {
+      charge(env, v.length);
+      return markSet(v.map((x) => unified(x, UNTYPED, env)));
+    }
+    if (!isSetValue(o)) return v;
     charge(env, v.length);
     return markSet([...v]);
   }
-  if (!(isSetValue(o) || !isKnown(o))) return v;
-  charge(env, v.length);
-  return markSet([...v]);
+  if (!isObject(v) || (o !== UNTYPED && !isObject(o))) return v;
+  let changed = false;
+  const out = newObject();
+  for (const k of Object.keys(v)) {
+    charge(env, 1);
+    const x = v[k]!;
+    const y = o === UNTYPED ? unified(x, UNTYPED, env) : Object.hasOwn(o, k) ? unified(x, o[k]!, env) : x;
+    changed ||= y !== x;
+    out[k] = y;
+  }
+  return changed ? out : v;
 }
 
 function unknownOf(v: Unknown | ResourceReference): Unknown {

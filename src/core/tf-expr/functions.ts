@@ -136,7 +136,8 @@ const FUNCTIONS: Record<string, Fn> = {
     arity(a, 1, 1, "toset");
     return markSet(distinct(list(a[0]!, "toset")));
   },
-  tolist: (a) => list(a[0]!, "tolist"),
+  // A copy: a set given to tolist is a list (terraform rejects it in for_each), not the set itself.
+  tolist: (a) => [...list(a[0]!, "tolist")],
   distinct: (a) => distinct(list(a[0]!, "distinct")),
   compact: (a) => list(a[0]!, "compact").filter((x) => x !== null && x !== ""),
   flatten: (a) => flatten(list(a[0]!, "flatten")),
