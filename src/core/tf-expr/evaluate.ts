@@ -12,7 +12,9 @@ import {
   firstUnknownIn,
   isKnown,
   isObject,
+  isListValue,
   isSetValue,
+  markList,
   markSet,
   MAX_EVALUATION_STEPS,
   MAX_VALUE_SIZE,
@@ -120,7 +122,9 @@ function evaluateNode(e: Expr, env: Env): Value {
       if (target instanceof Unknown) return target;
       if (target instanceof ResourceReference) return new Unknown(`${target.address}[*] is known only after apply`);
       const items = target === null ? [] : Array.isArray(target) ? target : [target];
-      return items.map((item) => ev(e.each, { ...env, splatItem: item }));
+      const out = items.map((item) => ev(e.each, { ...env, splatItem: item }));
+      // Over a list or a set the result is a list; over a tuple, a tuple.
+      return isListValue(target) || isSetValue(target) ? markList(out) : out;
     }
     case "call":
       return call(e, env);

@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { createRequire } from "node:module";
-import { asUnknown, deepEqual, EvalError, EvaluationTooCostly, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markSet, MAX_VALUE_SIZE, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, EvaluationTooCostly, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markList, markSet, MAX_VALUE_SIZE, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -137,9 +137,9 @@ const FUNCTIONS: Record<string, Fn> = {
     return markSet(distinct(list(a[0]!, "toset")));
   },
   // A copy: a set given to tolist is a list (terraform rejects it in for_each), not the set itself.
-  tolist: (a) => [...list(a[0]!, "tolist")],
-  distinct: (a) => distinct(list(a[0]!, "distinct")),
-  compact: (a) => list(a[0]!, "compact").filter((x) => x !== null && x !== ""),
+  tolist: (a) => markList([...list(a[0]!, "tolist")]),
+  distinct: (a) => markList(distinct(list(a[0]!, "distinct"))),
+  compact: (a) => markList(list(a[0]!, "compact").filter((x) => x !== null && x !== "")),
   flatten: (a) => flatten(list(a[0]!, "flatten")),
   concat: (a) => a.flatMap((x) => list(x, "concat")),
   contains: (a) => {
@@ -190,7 +190,7 @@ const FUNCTIONS: Record<string, Fn> = {
   upper: (a) => str(a[0]!, "upper").toUpperCase(),
   trimspace: (a) => str(a[0]!, "trimspace").trim(),
   join: (a) => list(a[1]!, "join").map((x) => str(x, "join")).join(str(a[0]!, "join")),
-  split: (a) => str(a[1]!, "split").split(str(a[0]!, "split")),
+  split: (a) => markList(str(a[1]!, "split").split(str(a[0]!, "split"))),
   replace: (a) => {
     const [s, find, rep] = [str(a[0]!, "replace"), str(a[1]!, "replace"), str(a[2]!, "replace")];
     // `/re/` patterns are regular expressions in Terraform (RE2); only literal substrings are evaluated here.

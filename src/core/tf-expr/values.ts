@@ -50,6 +50,22 @@ export function isSetValue(v: Value): boolean {
 }
 
 /**
+ * Terraform lists, as told from tuples for messages only (`for_each` rejects both, saying "list of string" or
+ * "tuple"): `tolist`, `split`, `compact`, `distinct`, a splat over a list or set, a `list(...)` variable.
+ */
+const LISTS = new WeakSet<Value[]>();
+
+/** Marks an array as a Terraform list (and returns it). */
+export function markList<T extends Value[]>(items: T): T {
+  LISTS.add(items);
+  return items;
+}
+
+export function isListValue(v: Value): boolean {
+  return Array.isArray(v) && LISTS.has(v);
+}
+
+/**
  * The most an evaluation may build or do (issue #17: no input costs more than linear work). A value's size
  * counts every element at every depth as written out, so `[local.a, local.a]` is twice `local.a` even though
  * it shares it (a chain of such locals doubles at each step: 40 lines would be a trillion elements), and a
