@@ -117,7 +117,7 @@ describe("functions", () => {
   it("merge, tomap, toset, tolist, flatten, concat, contains, keys, values, length, distinct, compact", () => {
     expect(ev("merge(var.a, var.b, null)", { a: { x: 1, y: 1 }, b: { y: 2 } })).toEqual({ x: 1, y: 2 });
     expect(ev("tomap({ a = 1 })")).toEqual({ a: 1 });
-    expect(ev('toset(["waf", "waf", "uaBlock"])')).toEqual(["waf", "uaBlock"]);
+    expect(ev('toset(["waf", "waf", "uaBlock"])')).toEqual(["uaBlock", "waf"]);
     expect(ev("tolist([1])")).toEqual([1]);
     expect(ev("flatten([[1, [2]], 3, []])")).toEqual([1, 2, 3]);
     expect(ev("concat([1], [2, 3])")).toEqual([1, 2, 3]);
@@ -293,5 +293,45 @@ describe("sets stay sets through the evaluator's copies, and only there", () => 
     ]) {
       expect(isSet(src, { on: true }), src).toBe(false);
     }
+  });
+});
+
+describe("toset and the set functions, as terraform 1.11 gives them", () => {
+  // Each expected value is what `terraform plan` printed for the same expression (outputs, no provider).
+  const cases: [string, Value][] = [
+    ['setunion(["b", "a"], ["c", "a"], ["10", "9"])', ["10", "9", "a", "b", "c"]],
+    ['setunion(["b"], [1, 2])', ["1", "2", "b"]],
+    ['setunion(["b"], [1, 10, 2])', ["1", "10", "2", "b"]],
+    ["setunion([10, 9, 1.5], [2])", [1.5, 2, 9, 10]],
+    ["setunion([true, false], [])", [false, true]],
+    ['setsubtract(["b", "a", "c"], ["a"])', ["b", "c"]],
+    ['setsubtract([3, 1, 2], ["1"])', ["2", "3"]],
+    ['setintersection(["b", "a", "c"], ["c", "b"])', ["b", "c"]],
+    ['setintersection(["1", "2"], [1, 2, 3])', ["1", "2"]],
+    ['toset(["1", 1])', ["1"]],
+    ['toset([10, "x", true])', ["10", "true", "x"]],
+    ['toset(["\\uE000", "\\U0001F600", "b", "a"])', ["a", "b", "\uE000", "\u{1F600}"]],
+  ];
+  for (const [src, want] of cases) {
+    it(src, () => {
+      const v = ev(src);
+      expect(v).toEqual(want);
+      expect(isSetValue(v)).toBe(true);
+    });
+  }
+
+  it("sets of other elements: no repeats, marked a set (cty orders them by hash: nothing may depend on the order)", () => {
+    const v = ev('setunion([["b"], ["a"]], [["a"]])');
+    expect(v).toHaveLength(2);
+    expect(v).toEqual(expect.arrayContaining([["a"], ["b"]]));
+    expect(isSetValue(v)).toBe(true);
+  });
+
+  it("errors as terraform's: numbers with bools, no argument, not a list; unknown arguments stay unknown", () => {
+    expect(() => ev("toset([10, true])")).toThrow(EvalError);
+    expect(() => ev("setunion()")).toThrow(EvalError);
+    expect(() => ev('setsubtract("a", [])')).toThrow(EvalError);
+    expect(ev('setunion(var.unset, ["a"])')).toBeInstanceOf(Unknown);
+    expect(ev('setintersection(["a"], [var.unset])')).toBeInstanceOf(Unknown);
   });
 });

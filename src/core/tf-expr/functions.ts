@@ -49,6 +49,53 @@ function distinct(items: Value[]): Value[] {
   return out;
 }
 
+/**
+ * The lists as elements of one type, as terraform converts the arguments of toset and the set functions:
+ * when strings, numbers and bools mix, every one becomes a string (`1` → "1", `true` → "true").
+ */
+function unifyElements(lists: Value[][]): Value[][] {
+  const kinds = new Set<string>();
+  for (const l of lists) for (const x of l) if (x !== null) kinds.add(typeof x === "object" ? "complex" : typeof x);
+  if (kinds.size < 2 || kinds.has("complex")) return lists;
+  // A number and a bool convert to nothing in common (terraform: "cannot convert tuple to set of any single type").
+  if (!kinds.has("string")) throw new EvalError("cannot convert the elements to a set of any single type (numbers and bools mixed)");
+  return lists.map((l) => l.map((x) => (x === null ? null : toStringValue(x, "set element"))));
+}
+
+/** Strings in byte (UTF-8, code point) order, as Go compares them; JS's < compares UTF-16 units. */
+function compareBytes(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) sort after U+E000–U+FFFF in code point order.
+    x = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
+    y = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * A Terraform set of (unified) elements: no repeats, in the order cty keeps a set of strings (bytewise),
+ * numbers (ascending) or bools (false first). Other element types keep their first occurrence order (cty
+ * orders them by hash): the set mark tells consumers not to depend on it.
+ */
+function ctySet(items: Value[]): Value[] {
+  const out = distinct(items);
+  if (out.length > 1 && out.every((x) => typeof x === "string")) out.sort((a, b) => compareBytes(a as string, b as string));
+  else if (out.length > 1 && out.every((x) => typeof x === "number")) out.sort((a, b) => (a as number) - (b as number));
+  else if (out.length > 1 && out.every((x) => typeof x === "boolean")) out.sort((a, b) => Number(a) - Number(b));
+  return markSet(out);
+}
+
+/** The elements of `items` also found in every list of `others` (compared by value). */
+function keepIn(items: Value[], others: Value[][], keep: boolean): Value[] {
+  const sets = others.map((o) => new Set(o.map(equalityKey)));
+  return items.filter((x) => sets.every((set) => set.has(equalityKey(x)) === keep));
+}
+
 /** A string equal for two wholly known values exactly when deepEqual says they are equal. */
 function equalityKey(v: Value): string {
   return JSON.stringify(v, (_k, x: unknown) => {
@@ -134,7 +181,21 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   toset: (a) => {
     arity(a, 1, 1, "toset");
-    return markSet(distinct(list(a[0]!, "toset")));
+    return ctySet(unifyElements([list(a[0]!, "toset")])[0]!);
+  },
+  setunion: (a) => {
+    if (a.length === 0) throw new EvalError("setunion: at least one argument is required");
+    return ctySet(unifyElements(a.map((x) => list(x, "setunion"))).flat());
+  },
+  setintersection: (a) => {
+    if (a.length === 0) throw new EvalError("setintersection: at least one argument is required");
+    const [first, ...rest] = unifyElements(a.map((x) => list(x, "setintersection")));
+    return ctySet(keepIn(first!, rest, true));
+  },
+  setsubtract: (a) => {
+    arity(a, 2, 2, "setsubtract");
+    const [from, minus] = unifyElements([list(a[0]!, "setsubtract"), list(a[1]!, "setsubtract")]);
+    return ctySet(keepIn(from!, [minus!], false));
   },
   // A copy: a set given to tolist is a list (terraform rejects it in for_each), not the set itself.
   tolist: (a) => markList([...list(a[0]!, "tolist")]),
@@ -220,8 +281,7 @@ const FUNCTIONS: Record<string, Fn> = {
 const NOT_EVALUATED = new Set([
   "templatefile", "fileexists", "fileset", "filebase64", "timestamp", "uuid", "bcrypt", "base64encode", "base64decode",
   "md5", "sha1", "sha256", "regex", "regexall", "format", "formatlist", "cidrsubnet", "cidrhost", "substr", "sort",
-  "reverse", "slice", "range", "index", "one", "sum", "max", "min", "abs", "ceil", "floor", "setunion", "setintersection",
-  "setsubtract", "chunklist", "transpose", "yamlencode", "startswith", "endswith", "strcontains", "title", "trim",
+  "reverse", "slice", "range", "index", "one", "sum", "max", "min", "abs", "ceil", "floor", "chunklist", "transpose", "yamlencode", "startswith", "endswith", "strcontains", "title", "trim",
   "trimprefix", "trimsuffix", "alltrue", "anytrue", "nonsensitive", "sensitive", "type", "abspath", "dirname",
   "basename", "pathexpand", "uuidv5", "matchkeys", "urlencode",
 ]);
