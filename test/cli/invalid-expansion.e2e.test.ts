@@ -60,6 +60,11 @@ describe("count / for_each that terraform rejects", () => {
         // A set of numbers: terraform takes only strings. split() gives a list: its message says so.
         rule("number_set", "for_each = toset([1])"),
         rule("split_list", 'for_each = split(",", "a,b")'),
+        // A list(string) variable is a list, even given a set; a set inside a list type stays a set.
+        'variable "list_var" {\n  type    = list(string)\n  default = ["a"]\n}\n',
+        rule("list_var", "for_each = var.list_var"),
+        'variable "list_of_sets" {\n  type    = list(set(string))\n  default = [["a"]]\n}\n',
+        rule("list_of_sets", "for_each = var.list_of_sets[0]"),
         // lookup's default and coalesce's arguments take the type of the set they go with.
         'variable "by_env" {\n  type    = map(set(string))\n  default = { prod = ["a"] }\n}\n',
         rule("lookup_default", 'for_each = lookup(var.by_env, "staging", [])'),
@@ -89,7 +94,9 @@ describe("count / for_each that terraform rejects", () => {
     expect(byAddress("cloudflare_waf_rule.to_list")[0]!.message).toContain("you have provided a value of type list of string.");
     expect(byAddress("cloudflare_waf_rule.number_set")[0]!.message).toContain('"for_each" supports maps and sets of strings, but you have provided a set containing type number.');
     expect(byAddress("cloudflare_waf_rule.split_list")[0]!.message).toContain("for_each is a list, not a set");
-    expect(report.errors).toHaveLength(7);
+    expect(byAddress("cloudflare_waf_rule.list_var")[0]!.message).toContain("you have provided a value of type list of string.");
+    expect(byAddress("cloudflare_waf_rule.list_of_sets")).toEqual([]);
+    expect(report.errors).toHaveLength(8);
     // The blocks stay listed; nothing about the rejected ones is reported unknown.
     const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED").map((f) => f.address);
     expect(unresolved).not.toContain("cloudflare_waf_rule.from_null");

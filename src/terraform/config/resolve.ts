@@ -267,8 +267,9 @@ export class EvaluationContext {
  * marks every array in the value, which can only make a `for_each` over it accepted, never rejected.
  */
 function asDeclared(v: Value, type: string | undefined): Value {
-  // A `list(...)` variable makes the value given a list (a set given to it is a list: terraform rejects it as a for_each).
-  if (type !== undefined && /^list\s*\(/.test(type.trim()) && Array.isArray(v)) return markList([...v]);
+  // A `list(...)` variable makes the value given a list (a set given to it is a list: terraform rejects it as a
+  // for_each). With a set inside (`list(set(string))`), the deep marking below applies instead.
+  if (type !== undefined && /^list\s*\(/.test(type.trim()) && !/\bset\s*\(/.test(type) && Array.isArray(v)) return markList([...v]);
   if (type === undefined || !/\bset\s*\(/.test(type) || !isKnown(v)) return v;
   if (/^set\s*\(/.test(type.trim())) return Array.isArray(v) ? markSet([...v]) : v;
   const deep = (x: Value): Value => {
