@@ -32,6 +32,7 @@ const BUDGET = {
   "address-key-hcl": 5_000,
   "page-rule-expression": 15_000,
   "page-rule-untranslatable": 3_000,
+  "expression-cost": 2_000,
   "template-runs": 600,
   "credential-echo": 5_000,
   "prototype-names": 400,
@@ -64,17 +65,18 @@ async function loadImpl() {
   const [parse, structure, state, address, pageRule, evalExpr, workspace, hcl2json] = await Promise.all([
     dist("terraform/hcl/parse.js"),
     dist("terraform/hcl/structure.js"),
-    dist("terraform/state.js"),
+    dist("terraform/state/read.js"),
     dist("core/address.js"),
     dist("core/page-rule-pattern.js"),
     dist("core/rule-expression-eval.js"),
-    dist("terraform/workspace.js"),
+    dist("terraform/inventory/workspace.js"),
     // hcl2json through the project's runtime holder: a Go runtime that dies is replaced, as in the CLI.
     dist("terraform/parse-pool/runtime.js"),
   ]);
   const redaction = await dist("core/secret-redaction.js");
   const analysis = await dist("core/analyze.js");
   const templateCost = await dist("terraform/hcl/template-cost.js");
+  const [tfEvaluate, tfParse, tfValues] = await Promise.all([dist("core/tf-expr/evaluate.js"), dist("core/tf-expr/parse.js"), dist("core/tf-expr/values.js")]);
   let hcl2parser;
   try {
     hcl2parser = createRequire(import.meta.url)("hcl2-parser");
@@ -100,6 +102,9 @@ async function loadImpl() {
     analyze: analysis.analyze,
     templateCostOverrun: templateCost.templateCostOverrun,
     parseWithRuntime: hcl2json.parseWithRuntime,
+    evaluate: tfEvaluate.evaluate,
+    parseExpression: tfParse.parseExpression,
+    maxEvaluationSteps: tfValues.MAX_EVALUATION_STEPS,
   };
 }
 

@@ -747,3 +747,44 @@ export function renamedPrototypeTree(n) {
   for (const [k, v] of Object.entries(n)) out[k] = map(v);
   return out;
 }
+
+// ---- nested expressions and doubling locals (issue 17) ----------------------------------------------------
+
+/** Nesting shapes of the evaluator's constructs; `e` is the expression one level down. */
+export const EXPRESSION_SHAPES = {
+  "cond-other": (e, i) => `var.c ? ["a${i}"] : (${e})`,
+  "cond-taken": (e, i) => `var.c ? (${e}) : ["a${i}"]`,
+  "cond-list": (e, i) => `var.c ? [${e}] : toset(["a${i}"])`,
+  "cond-compare": (e, i) => `(var.c ? ${e} : ["a${i}"]) == [] ? [] : ["x"]`,
+  call: (e) => `concat(coalesce(${e}, []), [])`,
+  lookup: (e) => `lookup({ k = ${e} }, "k", [])`,
+  for: (e) => `[for x in ${e} : x]`,
+  "for-map": (e) => `values({ for i, x in ${e} : tostring(i) => x })`,
+  template: (e) => `"\${jsonencode(${e})}"`,
+  try: (e) => `try(${e}, can(var.c) ? [] : [])`,
+  set: (e) => `tolist(toset(flatten([${e}])))`,
+};
+
+/**
+ * An expression nesting up to 400 random shapes around a small list, with optionally a chain of up to 45
+ * locals that each double the one before (a list or a string): linear text, exponential value written out.
+ */
+export const nestedExpression = fc
+  .record({
+    shapes: fc.array(fc.constantFrom(...Object.keys(EXPRESSION_SHAPES)), { minLength: 1, maxLength: 400 }),
+    c: fc.boolean(),
+    doubling: fc.constantFrom("none", "list", "string"),
+    steps: fc.nat({ max: 45 }),
+  })
+  .map(({ shapes, c, doubling, steps }) => {
+    const locals = {};
+    let inner = '["z"]';
+    if (doubling !== "none") {
+      locals.d0 = doubling === "list" ? '["a", "b"]' : '"ab"';
+      for (let i = 1; i <= steps; i++) locals[`d${i}`] = doubling === "list" ? `[local.d${i - 1}, local.d${i - 1}]` : `"\${local.d${i - 1}}\${local.d${i - 1}}"`;
+      inner = doubling === "list" ? `flatten(local.d${steps})` : `[local.d${steps}]`;
+    }
+    let text = inner;
+    shapes.forEach((s, i) => (text = EXPRESSION_SHAPES[s](text, i)));
+    return { text, c, locals, shapes, doubling, steps };
+  });

@@ -32,6 +32,9 @@ import * as g from "./generators.mjs";
  *   createSecretRedactor?: (input: { secrets: string[]; wholeOnly?: string[]; marker: string }) => (text: string) => string;
  *   analyze?: (inv: any, opts: any) => any;
  *   templateCostOverrun?: (text: string) => unknown;
+ *   evaluate?: (expr: any, scope: any, meter?: { steps: number }) => any;
+ *   parseExpression?: (text: string) => any;
+ *   maxEvaluationSteps?: number;
  *   parseWithRuntime?: (file: string, text: string) => Promise<unknown>;
  * }} Impl
  * @typedef {{ file: string; text: string }} Fixture
@@ -602,6 +605,56 @@ export const pageRuleHostileTargets = {
   show: (input) => ({ zoneName: input.zoneName, target: clip(input.target, 300), length: input.target.length }),
 };
 
+// ---- expression evaluation cost (issue 17) ------------------------------------------------------------
+
+/** Evaluation steps allowed per character of expression text (every local's included), plus a constant. */
+const EXPRESSION_STEPS_PER_CHAR = 1;
+
+/** @type {Property} */
+export const expressionCost = {
+  name: "expression-cost",
+  title: "nested conditionals, calls, for, templates, try and doubling locals: evaluated in linear steps, Unknown past a bound, never a crash",
+  arbitrary: () => g.nestedExpression,
+  run(input, { impl }, stats) {
+    if (!impl.evaluate || !impl.parseExpression) return void count(stats, "not available");
+    const { evaluate, parseExpression } = impl;
+    const meter = { steps: 0 };
+    const cache = new Map();
+    /** @type {any} */
+    const scope = {
+      reference: (/** @type {string[]} */ parts) => {
+        if (parts[0] === "var" && parts[1] === "c") return input.c;
+        const name = parts[1] ?? "";
+        if (parts[0] === "local" && Object.hasOwn(input.locals, name)) {
+          if (!cache.has(name)) cache.set(name, evaluate(parseExpression(input.locals[name]), scope, meter));
+          return cache.get(name);
+        }
+        throw new Violation(`unexpected reference ${parts.join(".")}`);
+      },
+      readFile: () => "",
+    };
+    let value;
+    try {
+      value = evaluate(parseExpression(input.text), scope, meter);
+    } catch (e) {
+      // An error terraform would raise (EvalError) is allowed; anything else escaped the evaluator.
+      if (!(e instanceof Error) || e.constructor.name !== "EvalError") throw new Crash(`evaluate(${clip(input.text, 200)})`, e);
+      value = "error";
+    }
+    const chars = input.text.length + Object.values(input.locals).reduce((n, t) => n + t.length, 0);
+    if (input.doubling === "none") {
+      ensure(meter.steps <= EXPRESSION_STEPS_PER_CHAR * chars + 64, `${meter.steps} steps for ${chars} characters of expression: not linear`);
+    } else {
+      // A `for` over a doubled value does work per element: each evaluation (the expression, each local once) is bounded.
+      const evaluations = 1 + cache.size;
+      ensure(meter.steps <= EXPRESSION_STEPS_PER_CHAR * chars + evaluations * (impl.maxEvaluationSteps ?? 1 << 22) + 64, `${meter.steps} steps over ${evaluations} evaluations: past the bound`);
+    }
+    const kind = value === "error" ? "error" : value?.constructor?.name === "Unknown" ? (/too (large|long)|steps/.test(value.reason) ? "unknown: over the bound" : "unknown") : "known";
+    count(stats, `${input.doubling === "none" ? "nested" : `doubling ${input.doubling}`}: ${kind}`);
+  },
+  show: (input) => ({ shapes: input.shapes, c: input.c, doubling: input.doubling, steps: input.steps, length: input.text.length }),
+};
+
 // ---- template runs ---------------------------------------------------------------------------------------
 
 /** @type {Property} */
@@ -807,7 +860,7 @@ export const prototypeNames = {
 };
 
 /** Every property, in report order. */
-export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, templateRuns, credentialRedaction, prototypeNames, workspacePipeline];
+export const PROPERTIES = [hclParse, hclDifferential, hclSelective, hclSecondOpinion, stateParse, stateAddresses, addressRoundTrip, addressKeyDecoding, pageRuleExpression, pageRuleHostileTargets, expressionCost, templateRuns, credentialRedaction, prototypeNames, workspacePipeline];
 
 /**
  * Runs one property for `numRuns` cases with fast-check (shrinking a failure to a minimal input).

@@ -150,7 +150,7 @@ export interface TimelineEntry {
   status: "past" | "current" | "future";
   /** Days from asOf to `start` (negative: in the past). */
   days: number;
-  /** Human text: "in 3 days", "today", "45 days ago", "this month". */
+  /** Human text of `days` (from `start`, also for the month-long entry): "in 3 days", "today", "45 days ago", "this month". */
   relative: string;
 }
 
@@ -160,8 +160,8 @@ export function timeline(asOf: Date | string): TimelineEntry[] {
   const entry = (date: string, start: string, end: string, change: string): TimelineEntry => {
     const days = daysBetween(day, start);
     const status = day < start ? "future" : day > end ? "past" : "current";
-    const relative =
-      status === "current" && start !== end ? "this month" : status === "past" && start !== end ? relativeDays(daysBetween(day, end)) : relativeDays(days);
+    // Counted from the start, as `days` is: "2024-06 … 909 days ago" is since 2024-06-01.
+    const relative = status === "current" && start !== end ? "this month" : relativeDays(days);
     return { date, start, end, change, status, days, relative };
   };
   return [

@@ -440,7 +440,12 @@ export interface Report {
 }
 
 /** A resource as the report lists it: the inventory entry without its attribute values. */
-export type ReportResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState"> & { root?: string; workspace?: string };
+export type ReportResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState"> & {
+  /** The block's count/for_each gives no instance: listed, nothing of it evaluated. */
+  noInstances?: true;
+  root?: string;
+  workspace?: string;
+};
 
 export function refOf(r: InventoryResource): ResourceRef {
   return {

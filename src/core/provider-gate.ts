@@ -50,6 +50,8 @@ export interface LegacyAddress {
   file: string | null;
   line: number | null;
   zoneId: string | null;
+  /** A block whose count/for_each gives no instance: no resource, but its block still needs the legacy schema. */
+  noInstances?: boolean;
 }
 
 export interface ProviderGateInput {
@@ -122,13 +124,16 @@ export function providerFindings(input: ProviderGateInput): ProviderGateResult {
   });
   const addresses = [...new Set(input.legacyAddresses.map((a) => a.address))].sort();
   const n = addresses.length;
-  const resources = `${n} legacy WAF resource${n === 1 ? "" : "s"}`;
+  // Resources are instances (or blocks whose instances are unknown); a block known to give no instance is
+  // counted as a block: it manages nothing, but terraform still needs the legacy schema to load it.
+  const withoutInstances = [...new Set(input.legacyAddresses.filter((a) => a.noInstances).map((a) => a.address))].sort();
+  const resources = legacyCount(n - withoutInstances.length, withoutInstances.length);
 
   if (!decision.blocked) {
     const summary =
       n === 0
         ? `no legacy WAF resources remain${where}; ${decision.reason}`
-        : `the provider stays on the legacy schema${where} (${decision.reason}): the ${resources} keep working until they are migrated`;
+        : `the provider stays on the legacy schema${where} (${decision.reason}): the ${resources} keep${n === 1 ? "s" : ""} working until ${n === 1 ? "it is" : "they are"} migrated`;
     return { findings: [], errors, decision, summary };
   }
   if (n === 0) {
@@ -149,6 +154,7 @@ export function providerFindings(input: ProviderGateInput): ProviderGateResult {
   const message = `Upgrading the Cloudflare provider${where} would break ${resources}: ${decision.reason}. ${advice}. Legacy resources: ${addresses.join(", ")}`;
   const f = finding("PROVIDER_UPGRADE_BLOCKED", message, { zoneId: null, file: at?.file ?? null, line: at?.line ?? null }, {
     addresses,
+    ...(withoutInstances.length ? { withoutInstances } : {}),
     reason: decision.reason,
     constraints: valid.map((c) => c.text),
     lockedVersion: input.lock?.version ?? null,
@@ -156,6 +162,13 @@ export function providerFindings(input: ProviderGateInput): ProviderGateResult {
     ...(input.root !== undefined ? { root: input.root } : {}),
   });
   return { findings: [f], errors, decision, summary: `provider upgrade blocked${where}: ${resources} remain${n === 1 ? "s" : ""} and ${decision.reason}` };
+}
+
+/** "2 legacy WAF resources", "1 legacy WAF block with no instance", "1 legacy WAF resource and 2 blocks with no instance". */
+function legacyCount(resources: number, blocks: number): string {
+  const r = `${resources} legacy WAF resource${resources === 1 ? "" : "s"}`;
+  const b = `${blocks} ${resources === 0 ? "legacy WAF " : ""}block${blocks === 1 ? "" : "s"} with no instance`;
+  return blocks === 0 ? r : resources === 0 ? b : `${r} and ${b}`;
 }
 
 function locate(

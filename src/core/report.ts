@@ -29,6 +29,8 @@ export function buildReport(input: {
       zoneId: r.zoneId,
       inConfig: r.inConfig,
       inState: r.inState,
+      // A block whose count/for_each gives no instance (listed, nothing of it evaluated): as certs.certificates[] says.
+      ...(r.noInstances ? { noInstances: true as const } : {}),
       ...(r.root !== undefined ? { root: r.root, workspace: r.workspace ?? "default" } : {}),
     })),
     zones: input.analysis.zones.map((z) => z.zone),

@@ -12,7 +12,7 @@ import { tripsFailOn } from "../core/findings.js";
 import type { FailOn, Finding, InputError, Report } from "../core/model.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
 import { DEFAULT_WORKSPACE } from "./instances.js";
-import { workspaceOrder } from "./order.js";
+import { compareRootEntries } from "./merge.js";
 
 export interface RunSummaryEntry {
   Name: string;
@@ -48,7 +48,8 @@ export function buildRunSummary(input: RunSummaryInput): RunSummaryEntry[] {
     .filter((e): e is InputError & { root: string; workspace: string } => e.root !== undefined && e.workspace !== undefined)
     .filter((e, i, all) => !reported.some((r) => r.path === e.root && r.workspace === e.workspace) && all.findIndex((o) => o.root === e.root && o.workspace === e.workspace) === i)
     .map((e) => ({ path: e.root, workspace: e.workspace }));
-  const instances = [...reported, ...failedOnly].sort((a, b) => (a.path === b.path ? workspaceOrder(a.workspace, b.workspace) : a.path < b.path ? -1 : 1));
+  // The reports' order of roots (comparePaths: `live/a/b` before `live/a-b`), then workspaces: as `merge` orders them.
+  const instances = [...reported, ...failedOnly].sort(compareRootEntries);
   const rootPaths = [...new Set(instances.map((i) => i.path))];
   const errorsOf = attributeErrors(report.errors.filter((e) => e.workspace === undefined), rootPaths);
   const entries: RunSummaryEntry[] = instances.map((inst) => {

@@ -150,7 +150,7 @@ describe("certs: the audit on the provider 4 fixture with state", () => {
     const out = r.stdout;
     expect(out).toMatch(/^cf-waf-migrate certs as of 2024-09-08: 8 certificates .*4 warnings, 2 info\n/);
     expect(out).toContain("Timeline of the Let's Encrypt chain change");
-    expect(out).toMatch(/✓ 2024-06 +70 days ago +The service starts switching/);
+    expect(out).toMatch(/✓ 2024-06 +99 days ago +The service starts switching/);
     expect(out).toMatch(/▶ 2024-09-08 +today/);
     expect(out).toMatch(/○ 2024-09-09 +in 1 day +The service stops using the cross-signed chain/);
     expect(out).toMatch(/○ 2024-09-30 +in 22 days +The cross-signed chain expires/);
@@ -554,6 +554,12 @@ describe("certs: blocks whose count/for_each gives no instance", () => {
         "  }",
         "}",
         "",
+        // A zone this environment does not create: its Universal certificate is a block with no instance too.
+        'resource "cloudflare_zone" "staging" {',
+        "  count = var.total_tls ? 1 : 0",
+        '  zone  = "staging.example.com"',
+        "}",
+        "",
       ].join("\n"),
     );
     return dir;
@@ -568,14 +574,20 @@ describe("certs: blocks whose count/for_each gives no instance", () => {
       ["cloudflare_certificate_pack.le", "advanced", 10, null, true],
       ["cloudflare_custom_hostname.tenants", "custom_hostname", 27, null, true],
       ["cloudflare_total_tls.tls", "total_tls", 20, null, true],
+      ["cloudflare_zone.staging", "universal", 37, null, true],
     ]);
+    // resources[] carries the same marker (and only there).
+    const marked = (report.resources as { address: string; noInstances?: true }[]).map((r) => [r.address, r.noInstances ?? false]);
+    expect(marked).toEqual(expect.arrayContaining([["cloudflare_zone.staging", true], ["cloudflare_total_tls.tls", true]]));
+    expect(marked.every(([, m]) => m === true)).toBe(true);
   });
 
   it("text: listed under No action as blocks with no instance, not 'No certificate resources found'", async () => {
     const { stdout, exitCode } = await certs([tree(), "--as-of", "2024-09-08", "--format", "text"]);
     expect(exitCode).toBe(0);
     expect(stdout).not.toContain("No certificate resources found");
-    expect(stdout).toContain("0 certificates and 3 blocks with no instance");
+    expect(stdout).toContain("0 certificates and 4 blocks with no instance");
+    expect(stdout).toContain("cloudflare_zone.staging  Universal certificate, no instance");
     expect(stdout).toMatch(/ok {2}cloudflare_certificate_pack\.le {2}Advanced certificate pack, no instance: its count\/for_each gives none here · .*main\.tf:10/);
     expect(stdout).toContain("cloudflare_total_tls.tls  Total TLS, no instance");
     expect(stdout).toContain("cloudflare_custom_hostname.tenants  Custom hostname, no instance");

@@ -54,6 +54,17 @@ describe("count / for_each that terraform rejects", () => {
         // Terraform unifies a conditional's results: `[]` next to a set is an empty set, next to a tuple a tuple.
         rule("flag_set", 'for_each = var.enabled ? toset(["a"]) : []'),
         rule("flag_tuple", 'for_each = var.enabled ? ["a"] : []'),
+        // Object types unify attribute by attribute (terraform 1.11 accepts this one); tolist makes a set a list.
+        rule("flag_object", 'for_each = (var.enabled ? { a = ["x"] } : { a = toset([]) }).a'),
+        rule("to_list", 'for_each = tolist(toset(["a"]))'),
+        // A set of numbers: terraform takes only strings. split() gives a list: its message says so.
+        rule("number_set", "for_each = toset([1])"),
+        rule("split_list", 'for_each = split(",", "a,b")'),
+        // A list(string) variable is a list, even given a set; a set inside a list type stays a set.
+        'variable "list_var" {\n  type    = list(string)\n  default = ["a"]\n}\n',
+        rule("list_var", "for_each = var.list_var"),
+        'variable "list_of_sets" {\n  type    = list(set(string))\n  default = [["a"]]\n}\n',
+        rule("list_of_sets", "for_each = var.list_of_sets[0]"),
         // lookup's default and coalesce's arguments take the type of the set they go with.
         'variable "by_env" {\n  type    = map(set(string))\n  default = { prod = ["a"] }\n}\n',
         rule("lookup_default", 'for_each = lookup(var.by_env, "staging", [])'),
@@ -79,7 +90,13 @@ describe("count / for_each that terraform rejects", () => {
     expect(byAddress("cloudflare_waf_rule.flag_tuple")).toHaveLength(1);
     expect(byAddress("cloudflare_waf_rule.lookup_default")).toEqual([]);
     expect(byAddress("cloudflare_waf_rule.coalesced")).toEqual([]);
-    expect(report.errors).toHaveLength(4);
+    expect(byAddress("cloudflare_waf_rule.flag_object")).toEqual([]);
+    expect(byAddress("cloudflare_waf_rule.to_list")[0]!.message).toContain("you have provided a value of type list of string.");
+    expect(byAddress("cloudflare_waf_rule.number_set")[0]!.message).toContain('"for_each" supports maps and sets of strings, but you have provided a set containing type number.');
+    expect(byAddress("cloudflare_waf_rule.split_list")[0]!.message).toContain("for_each is a list, not a set");
+    expect(byAddress("cloudflare_waf_rule.list_var")[0]!.message).toContain("you have provided a value of type list of string.");
+    expect(byAddress("cloudflare_waf_rule.list_of_sets")).toEqual([]);
+    expect(report.errors).toHaveLength(8);
     // The blocks stay listed; nothing about the rejected ones is reported unknown.
     const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED").map((f) => f.address);
     expect(unresolved).not.toContain("cloudflare_waf_rule.from_null");
@@ -121,7 +138,7 @@ describe("count / for_each that terraform rejects", () => {
     expect(exitCode).toBe(2);
     expect(report.errors).toHaveLength(1);
     expect(report.errors[0]).toMatchObject({ file: "main.tf", line: 7, column: 14 });
-    expect(report.errors[0]!.message).toMatch(/^module\.waf: for_each is a list or tuple/);
+    expect(report.errors[0]!.message).toMatch(/^module\.waf: for_each is a tuple, not a set: .*value of type tuple\./);
     expect(report.resources.map((r) => r.address)).toEqual(expect.arrayContaining(['module.one.cloudflare_waf_rule.r["a"]', 'module.one.cloudflare_waf_rule.r["b"]']));
   });
 });

@@ -270,6 +270,9 @@ describe("date boundaries", () => {
     expect(t[1]).toMatchObject({ days: 1, relative: "in 1 day" });
     expect(t[2]).toMatchObject({ days: 22, relative: "in 22 days" });
     expect(timeline("2024-10-01")[2]).toMatchObject({ status: "past", days: -1, relative: "1 day ago" });
+    // The month-long entry: days and its text both from the first of the month.
+    expect(timeline("2026-11-27")[0]).toMatchObject({ date: "2024-06", status: "past", days: -909, relative: "909 days ago" });
+    expect(timeline("2024-07-01")[0]).toMatchObject({ status: "past", days: -30, relative: "30 days ago" });
     expect(() => timeline("2024-13-01")).toThrow(RangeError);
   });
 });

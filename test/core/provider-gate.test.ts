@@ -95,6 +95,23 @@ describe("providerFindings: the finding", () => {
     expect(r.summary).toMatch(/^provider upgrade blocked: 1 legacy WAF resource remains and /);
   });
 
+  it("counts blocks whose count/for_each gives no instance as blocks, not resources; the JSON lists them apart", () => {
+    const blocks: LegacyAddress[] = [
+      { address: "module.waf.cloudflare_waf_package.owasp", file: "modules/waf/main.tf", line: 9, zoneId: null, noInstances: true },
+      { address: "cloudflare_waf_rule.extra", file: "main.tf", line: 14, zoneId: null, noInstances: true },
+    ];
+    const only = run({ constraints: [ROOT_ENTRY(">= 3.0")], legacyAddresses: blocks });
+    expect(only.summary).toMatch(/^provider upgrade blocked: 2 legacy WAF blocks with no instance remain and /);
+    expect(only.findings[0]!.message).toMatch(/would break 2 legacy WAF blocks with no instance:/);
+    expect(only.findings[0]!.details).toMatchObject({ addresses: ["cloudflare_waf_rule.extra", "module.waf.cloudflare_waf_package.owasp"], withoutInstances: ["cloudflare_waf_rule.extra", "module.waf.cloudflare_waf_package.owasp"] });
+    const mixed = run({ constraints: [ROOT_ENTRY(">= 3.0")], legacyAddresses: [LEGACY[1]!, blocks[1]!] });
+    expect(mixed.summary).toMatch(/^provider upgrade blocked: 1 legacy WAF resource and 1 block with no instance remain and /);
+    expect(mixed.findings[0]!.details).toMatchObject({ addresses: ["cloudflare_waf_package.owasp", "cloudflare_waf_rule.extra"], withoutInstances: ["cloudflare_waf_rule.extra"] });
+    const kept = run({ constraints: [ROOT_ENTRY("~> 3.30")], legacyAddresses: [blocks[0]!] });
+    expect(kept.summary).toContain("the 1 legacy WAF block with no instance keeps working until it is migrated");
+    expect(run({ constraints: [ROOT_ENTRY(">= 3.0")] }).findings[0]!.details).not.toHaveProperty("withoutInstances");
+  });
+
   it("names the target when only --target-provider blocks", () => {
     const r = run({ constraints: [ROOT_ENTRY("~> 3.30")], lock: LOCK("3.35.0"), targetVersion: "4.52.8" });
     expect(r.findings[0]!.message).toContain("the target provider 4.52.8 no longer has the cloudflare_waf_* resources");

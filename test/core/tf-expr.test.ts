@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateConfigValue, expressionSource, resolveBody } from "../../src/core/tf-expr/body.js";
 import { evaluate, type Scope } from "../../src/core/tf-expr/evaluate.js";
 import { ExprSyntaxError, parseExpression } from "../../src/core/tf-expr/parse.js";
-import { EvalError, ResourceReference, Unknown, type Value } from "../../src/core/tf-expr/values.js";
+import { EvalError, isSetValue, ResourceReference, Unknown, type Value } from "../../src/core/tf-expr/values.js";
 
 const FILES: Record<string, string> = {
   "/m/zones.yml": "shop:\n  zone: shop.example.com\n  sensitivity: medium\n  bypass:\n    - products: [waf, rateLimit]\n  enabled: yes\nblog:\n  zone: blog.example.com\n  sensitivity: null\n",
@@ -117,7 +117,7 @@ describe("functions", () => {
   it("merge, tomap, toset, tolist, flatten, concat, contains, keys, values, length, distinct, compact", () => {
     expect(ev("merge(var.a, var.b, null)", { a: { x: 1, y: 1 }, b: { y: 2 } })).toEqual({ x: 1, y: 2 });
     expect(ev("tomap({ a = 1 })")).toEqual({ a: 1 });
-    expect(ev('toset(["waf", "waf", "uaBlock"])')).toEqual(["waf", "uaBlock"]);
+    expect(ev('toset(["waf", "waf", "uaBlock"])')).toEqual(["uaBlock", "waf"]);
     expect(ev("tolist([1])")).toEqual([1]);
     expect(ev("flatten([[1, [2]], 3, []])")).toEqual([1, 2, 3]);
     expect(ev("concat([1], [2, 3])")).toEqual([1, 2, 3]);
@@ -239,5 +239,99 @@ describe("hcl2json bodies", () => {
   it("expressionSource unwraps one expression and keeps templates", () => {
     expect(expressionSource("${var.x}")).toBe("var.x");
     expect(expressionSource("${a}-${b}")).toBe("${a}-${b}");
+  });
+});
+
+describe("sets stay sets through the evaluator's copies, and only there", () => {
+  const isSet = (src: string, vars: Record<string, Value> = {}): boolean => {
+    const extra: Record<string, Value> = {
+      "local.hosts": evaluate(parseExpression('toset(["a", "b"])'), scope()),
+      "local.by_env": evaluate(parseExpression('{ prod = toset(["p"]) }'), scope()),
+      "local.cfg": evaluate(parseExpression('{ a = { hosts = toset(["h"]) } }'), scope()),
+    };
+    const v = ev(src, vars, extra);
+    expect(Array.isArray(v)).toBe(true);
+    return isSetValue(v);
+  };
+
+  it("kept: conditionals (either result, nested objects), try, lookup and its default, coalesce, element, values, merge, attributes and indexes", () => {
+    for (const src of [
+      "var.on ? local.hosts : []",
+      "var.on ? [] : local.hosts",
+      "!var.on ? [] : local.hosts",
+      'var.on ? ["x"] : var.unset',
+      '(var.on ? { a = ["x"] } : { a = toset([]) }).a',
+      '(var.on ? { a = { hosts = ["x"] } } : local.cfg).a.hosts',
+      'try(local.hosts, ["fallback"])',
+      'lookup(local.by_env, "prod", [])',
+      'lookup(local.by_env, "staging", [])',
+      "coalesce([], local.hosts)",
+      "coalescelist(local.hosts, [])",
+      "element([local.hosts], 0)",
+      "values(local.by_env)[0]",
+      'merge(local.by_env, { x = 1 })["prod"]',
+      "local.cfg.a.hosts",
+      '"${local.hosts}"',
+      'setproduct(["a"], ["b"])',
+    ]) {
+      expect(isSet(src, { on: true }), src).toBe(true);
+    }
+  });
+
+  it("dropped where terraform makes a list or tuple: tolist, for, splat, concat, flatten, distinct, compact, a tuple other result", () => {
+    for (const src of [
+      "tolist(local.hosts)",
+      "[for h in local.hosts : h]",
+      "local.hosts[*]",
+      "concat(local.hosts)",
+      "flatten([local.hosts])",
+      "distinct(local.hosts)",
+      "compact(local.hosts)",
+      'var.on ? ["x"] : ["y"]',
+      '(var.on ? { a = ["x"] } : { a = ["y"] }).a',
+      '(var.on ? { a = ["x"] } : { b = toset([]) }).a',
+    ]) {
+      expect(isSet(src, { on: true }), src).toBe(false);
+    }
+  });
+});
+
+describe("toset and the set functions, as terraform 1.11 gives them", () => {
+  // Each expected value is what `terraform plan` printed for the same expression (outputs, no provider).
+  const cases: [string, Value][] = [
+    ['setunion(["b", "a"], ["c", "a"], ["10", "9"])', ["10", "9", "a", "b", "c"]],
+    ['setunion(["b"], [1, 2])', ["1", "2", "b"]],
+    ['setunion(["b"], [1, 10, 2])', ["1", "10", "2", "b"]],
+    ["setunion([10, 9, 1.5], [2])", [1.5, 2, 9, 10]],
+    ["setunion([true, false], [])", [false, true]],
+    ['setsubtract(["b", "a", "c"], ["a"])', ["b", "c"]],
+    ['setsubtract([3, 1, 2], ["1"])', ["2", "3"]],
+    ['setintersection(["b", "a", "c"], ["c", "b"])', ["b", "c"]],
+    ['setintersection(["1", "2"], [1, 2, 3])', ["1", "2"]],
+    ['toset(["1", 1])', ["1"]],
+    ['toset([10, "x", true])', ["10", "true", "x"]],
+    ['toset(["\\uE000", "\\U0001F600", "b", "a"])', ["a", "b", "\uE000", "\u{1F600}"]],
+  ];
+  for (const [src, want] of cases) {
+    it(src, () => {
+      const v = ev(src);
+      expect(v).toEqual(want);
+      expect(isSetValue(v)).toBe(true);
+    });
+  }
+
+  it("sets of other elements: no repeats, marked a set (cty orders them by hash: nothing may depend on the order)", () => {
+    const v = ev('setunion([["b"], ["a"]], [["a"]])');
+    expect(v).toHaveLength(2);
+    expect(v).toEqual(expect.arrayContaining([["a"], ["b"]]));
+    expect(isSetValue(v)).toBe(true);
+  });
+
+  it("errors as terraform's: numbers with bools, no argument, not a list; unknown arguments stay unknown", () => {
+    expect(() => ev("toset([10, true])")).toThrow(EvalError);
+    expect(() => ev("setunion()")).toThrow(EvalError);
+    expect(() => ev('setsubtract("a", [])')).toThrow(EvalError);
+    expect(ev('setunion(var.unset, ["a"])')).toBeInstanceOf(Unknown);
+    expect(ev('setintersection(["a"], [var.unset])')).toBeInstanceOf(Unknown);
   });
 });

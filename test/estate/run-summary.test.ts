@@ -72,3 +72,20 @@ describe("--summary-file", () => {
     expect(entries.every((e) => e.Result === "failed" && e.Reason === "run error" && e.Cause === "modules/waf/main.tf:9: Invalid expression")).toBe(true);
   });
 });
+
+describe("--summary-file order", () => {
+  it("lists roots in the reports' order (comparePaths), not by string comparison: live/a/b before live/a-b, . first", () => {
+    const r = report();
+    r.roots = [
+      { path: "live/a-b", workspace: "default", states: [] },
+      { path: "live/a/b", workspace: "us", states: [] },
+      { path: "live/a/b", workspace: "default", states: [] },
+      { path: ".", workspace: "default", states: [] },
+      { path: "-x", workspace: "default", states: [] },
+    ];
+    r.findings = [];
+    r.errors = [];
+    const entries = buildRunSummary({ report: r, failOn: "error", ...times });
+    expect(entries.map((e) => `${e.Name}:${e.Workspace}`)).toEqual([".:default", "-x:default", "live/a/b:default", "live/a/b:us", "live/a-b:default"]);
+  });
+});

@@ -16,6 +16,9 @@ import { parseStateText } from "../../src/terraform/state/read.js";
 import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { templateCostOverrun } from "../../src/terraform/hcl/template-cost.js";
 import { parseWithRuntime } from "../../src/terraform/parse-pool/runtime.js";
+import { evaluate } from "../../src/core/tf-expr/evaluate.js";
+import { parseExpression } from "../../src/core/tf-expr/parse.js";
+import { MAX_EVALUATION_STEPS } from "../../src/core/tf-expr/values.js";
 import { ROOT } from "./cli.js";
 
 export { generators, properties };
@@ -50,6 +53,9 @@ export const srcImpl = {
   analyze,
   templateCostOverrun,
   parseWithRuntime,
+  evaluate,
+  parseExpression,
+  maxEvaluationSteps: MAX_EVALUATION_STEPS,
 };
 
 let fixtures: Awaited<ReturnType<typeof properties.loadFixtures>> | null = null;

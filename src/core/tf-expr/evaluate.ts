@@ -8,15 +8,21 @@ import {
   asUnknown,
   deepEqual,
   EvalError,
+  EvaluationTooCostly,
   firstUnknownIn,
   isKnown,
   isObject,
+  isListValue,
   isSetValue,
+  markList,
   markSet,
+  MAX_EVALUATION_STEPS,
+  MAX_VALUE_SIZE,
   newObject,
   ResourceReference,
   toStringValue,
   Unknown,
+  valueSize,
   type Known,
   type Value,
 } from "./values.js";
@@ -33,10 +39,27 @@ export interface Scope {
 /** Roots whose reference is one step long (`var.x`); `data` takes two (`data.t.n`); others are resource types. */
 const ONE_STEP = new Set(["var", "local", "each", "count", "path", "self", "terraform", "module"]);
 
-type Env = { scope: Scope; bound: Map<string, Value>; splatItem?: Value };
+/** Counts the work of evaluations (tests and the fuzz run check it grows linearly with the input). */
+export interface Meter {
+  steps: number;
+}
 
-export function evaluate(e: Expr, scope: Scope): Value {
-  return ev(e, { scope, bound: new Map() });
+type Env = { scope: Scope; bound: Map<string, Value>; splatItem?: Value; meter: Meter; limit: number };
+
+/**
+ * The value of an expression. An evaluation that would build more than MAX_VALUE_SIZE or take more than
+ * MAX_EVALUATION_STEPS steps (hostile or runaway input: nested `for` over big lists, locals that double a
+ * list or a string at each step) is `Unknown`, saying so. `meter`, when given, is charged every step.
+ */
+export function evaluate(e: Expr, scope: Scope, meter: Meter = { steps: 0 }): Value {
+  try {
+    return ev(e, { scope, bound: new Map(), meter, limit: meter.steps + MAX_EVALUATION_STEPS });
+  } catch (err) {
+    if (err instanceof EvaluationTooCostly) return new Unknown(err.message);
+    // A string past the engine's length limit (a function such as replace() multiplying one).
+    if (err instanceof RangeError && /string length/i.test(err.message)) return new Unknown(`the value is too large to evaluate offline (${err.message})`);
+    throw err;
+  }
 }
 
 /** A template string as hcl2json gives it (`pre-${var.x}`); `$${` stays a literal `${`. */
@@ -52,7 +75,23 @@ function firstUnknown(values: Value[]): Unknown | null {
   return null;
 }
 
+/** Charges `n` steps of work; past the limit the evaluation stops. */
+function charge(env: Env, n: number): void {
+  env.meter.steps += n;
+  if (env.meter.steps > env.limit) throw new EvaluationTooCostly(`the expression takes more than ${MAX_EVALUATION_STEPS} steps to evaluate: not evaluated offline`);
+}
+
+/** Every value an expression builds is measured: none larger than MAX_VALUE_SIZE goes on. */
 function ev(e: Expr, env: Env): Value {
+  charge(env, 1);
+  const v = evaluateNode(e, env);
+  if ((typeof v === "string" || (v !== null && typeof v === "object")) && valueSize(v) > MAX_VALUE_SIZE) {
+    throw new EvaluationTooCostly(`the value is too large to evaluate offline (more than ${MAX_VALUE_SIZE} elements, or ${MAX_VALUE_SIZE * 16} characters, written out)`);
+  }
+  return v;
+}
+
+function evaluateNode(e: Expr, env: Env): Value {
   switch (e.kind) {
     case "literal":
       return e.value;
@@ -83,7 +122,9 @@ function ev(e: Expr, env: Env): Value {
       if (target instanceof Unknown) return target;
       if (target instanceof ResourceReference) return new Unknown(`${target.address}[*] is known only after apply`);
       const items = target === null ? [] : Array.isArray(target) ? target : [target];
-      return items.map((item) => ev(e.each, { ...env, splatItem: item }));
+      const out = items.map((item) => ev(e.each, { ...env, splatItem: item }));
+      // Over a list or a set the result is a list; over a tuple, a tuple.
+      return isListValue(target) || isSetValue(target) ? markList(out) : out;
     }
     case "call":
       return call(e, env);
@@ -100,7 +141,7 @@ function ev(e: Expr, env: Env): Value {
       if (!isKnown(c)) return unknownOf(c);
       const taken = toBool(c);
       const v = taken ? ev(e.then, env) : ev(e.else, env);
-      return Array.isArray(v) && !isSetValue(v) ? unifiedWithOther(v, taken ? e.else : e.then, env) : v;
+      return (Array.isArray(v) && !isSetValue(v)) || isObject(v) ? unifiedWithOther(v, taken ? e.else : e.then, env) : v;
     }
     case "for":
       return forExpr(e, env);
@@ -108,18 +149,48 @@ function ev(e: Expr, env: Env): Value {
 }
 
 /**
- * Terraform gives both results of a conditional one type: `enabled ? toset(x) : []` is a set either way.
- * A list or tuple chosen is a set (a copy) when the other result is one, or when its type cannot be told
- * offline (unknown, or an error): that can only make a `for_each` over it accepted, never rejected.
+ * Terraform gives both results of a conditional one type: `enabled ? toset(x) : []` is a set either way, and
+ * so is `a` in `enabled ? { a = ["x"] } : { a = toset([]) }` (object types unify attribute by attribute).
+ * A list or tuple chosen is a set (a copy) where the other result has a set, or where its type cannot be
+ * told offline (unknown, or an error): that can only make a `for_each` over it accepted, never rejected.
  */
-function unifiedWithOther(v: Value[], other: Expr, env: Env): Value {
+function unifiedWithOther(v: Value[] | { [key: string]: Value }, other: Expr, env: Env): Value {
   let o: Value;
   try {
     o = ev(other, env);
-  } catch {
+  } catch (err) {
+    if (err instanceof EvaluationTooCostly) throw err;
+    return unified(v, UNTYPED, env);
+  }
+  return unified(v, isKnown(o) ? o : UNTYPED, env);
+}
+
+/** The other result of a conditional whose type is not known offline. */
+const UNTYPED = Symbol("untyped");
+
+/** `v` with the type it takes next to `o` (see unifiedWithOther); `v` itself when nothing changes. */
+function unified(v: Value, o: Value | typeof UNTYPED, env: Env): Value {
+  if (Array.isArray(v)) {
+    if (isSetValue(v)) return v;
+    if (o === UNTYPED) {
+      charge(env, v.length);
+      return markSet(v.map((x) => unified(x, UNTYPED, env)));
+    }
+    if (!isSetValue(o)) return v;
+    charge(env, v.length);
     return markSet([...v]);
   }
-  return isSetValue(o) || !isKnown(o) ? markSet([...v]) : v;
+  if (!isObject(v) || (o !== UNTYPED && !isObject(o))) return v;
+  let changed = false;
+  const out = newObject();
+  for (const k of Object.keys(v)) {
+    charge(env, 1);
+    const x = v[k]!;
+    const y = o === UNTYPED ? unified(x, UNTYPED, env) : Object.hasOwn(o, k) ? unified(x, o[k]!, env) : x;
+    changed ||= y !== x;
+    out[k] = y;
+  }
+  return changed ? out : v;
 }
 
 function unknownOf(v: Unknown | ResourceReference): Unknown {
@@ -139,6 +210,7 @@ function template(parts: (string | Expr)[], env: Env): Value {
     if (!isKnown(v)) return unknownOf(v);
     if (v === null) throw new EvalError("Invalid template interpolation value: the value is null");
     out += toStringValue(v, "template");
+    if (valueSize(out) > MAX_VALUE_SIZE) throw new EvaluationTooCostly(`the template is too long to evaluate offline (more than ${MAX_VALUE_SIZE * 16} characters)`);
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { createRequire } from "node:module";
-import { asUnknown, deepEqual, EvalError, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markSet, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, EvaluationTooCostly, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markList, markSet, MAX_VALUE_SIZE, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -32,14 +32,95 @@ function arity(args: Known[], min: number, max: number, fn: string): void {
   if (args.length < min || args.length > max) throw new EvalError(`${fn}: wrong number of arguments`);
 }
 
+/**
+ * The items without repeats, first occurrences in order. Compared by a key that is equal exactly when
+ * `deepEqual` is (type and value, object keys in any order): one pass, not a comparison of every pair
+ * (`toset` over a YAML list of 20,000 hosts took 4 s that way).
+ */
 function distinct(items: Value[]): Value[] {
+  const seen = new Set<string>();
   const out: Value[] = [];
-  for (const x of items) if (!out.some((y) => deepEqual(x, y))) out.push(x);
+  for (const x of items) {
+    const k = equalityKey(x);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(x);
+  }
   return out;
 }
 
+/**
+ * The lists as elements of one type, as terraform converts the arguments of toset and the set functions:
+ * when strings, numbers and bools mix, every one becomes a string (`1` → "1", `true` → "true").
+ */
+function unifyElements(lists: Value[][]): Value[][] {
+  const kinds = new Set<string>();
+  for (const l of lists) for (const x of l) if (x !== null) kinds.add(typeof x === "object" ? "complex" : typeof x);
+  if (kinds.size < 2 || kinds.has("complex")) return lists;
+  // A number and a bool convert to nothing in common (terraform: "cannot convert tuple to set of any single type").
+  if (!kinds.has("string")) throw new EvalError("cannot convert the elements to a set of any single type (numbers and bools mixed)");
+  return lists.map((l) => l.map((x) => (x === null ? null : toStringValue(x, "set element"))));
+}
+
+/** Strings in byte (UTF-8, code point) order, as Go compares them; JS's < compares UTF-16 units. */
+function compareBytes(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) sort after U+E000–U+FFFF in code point order.
+    x = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
+    y = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * A Terraform set of (unified) elements: no repeats, in the order cty keeps a set of strings (bytewise),
+ * numbers (ascending) or bools (false first). Other element types keep their first occurrence order (cty
+ * orders them by hash): the set mark tells consumers not to depend on it.
+ */
+function ctySet(items: Value[]): Value[] {
+  const out = distinct(items);
+  if (out.length > 1 && out.every((x) => typeof x === "string")) out.sort((a, b) => compareBytes(a as string, b as string));
+  else if (out.length > 1 && out.every((x) => typeof x === "number")) out.sort((a, b) => (a as number) - (b as number));
+  else if (out.length > 1 && out.every((x) => typeof x === "boolean")) out.sort((a, b) => Number(a) - Number(b));
+  return markSet(out);
+}
+
+/** The elements of `items` also found in every list of `others` (compared by value). */
+function keepIn(items: Value[], others: Value[][], keep: boolean): Value[] {
+  const sets = others.map((o) => new Set(o.map(equalityKey)));
+  return items.filter((x) => sets.every((set) => set.has(equalityKey(x)) === keep));
+}
+
+/** A string equal for two wholly known values exactly when deepEqual says they are equal. */
+function equalityKey(v: Value): string {
+  return JSON.stringify(v, (_k, x: unknown) => {
+    // NaN and the infinities (from `/`): JSON would write them as null.
+    if (typeof x === "number" && !Number.isFinite(x)) return `\u0000${x}`;
+    if (x === null || typeof x !== "object" || Array.isArray(x)) return x;
+    const o = x as Record<string, unknown>;
+    const sorted: Record<string, unknown> = {};
+    // `{}` keys in sorted order; `__proto__` as an own key is kept by defineProperty.
+    for (const k of Object.keys(o).sort()) Object.defineProperty(sorted, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+    return sorted;
+  });
+}
+
+/** Into one array, in one pass over the elements (a copy per level cost the depth times the size). */
 function flatten(items: Value[]): Value[] {
-  return items.flatMap((x) => (Array.isArray(x) ? flatten(x) : [x]));
+  const out: Value[] = [];
+  const walk = (xs: Value[]): void => {
+    for (const x of xs) {
+      if (Array.isArray(x)) walk(x);
+      else out.push(x);
+    }
+  };
+  walk(items);
+  return out;
 }
 
 /** Object keys in Terraform's order (lexical). */
@@ -100,11 +181,26 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   toset: (a) => {
     arity(a, 1, 1, "toset");
-    return markSet(distinct(list(a[0]!, "toset")));
+    return ctySet(unifyElements([list(a[0]!, "toset")])[0]!);
   },
-  tolist: (a) => list(a[0]!, "tolist"),
-  distinct: (a) => distinct(list(a[0]!, "distinct")),
-  compact: (a) => list(a[0]!, "compact").filter((x) => x !== null && x !== ""),
+  setunion: (a) => {
+    if (a.length === 0) throw new EvalError("setunion: at least one argument is required");
+    return ctySet(unifyElements(a.map((x) => list(x, "setunion"))).flat());
+  },
+  setintersection: (a) => {
+    if (a.length === 0) throw new EvalError("setintersection: at least one argument is required");
+    const [first, ...rest] = unifyElements(a.map((x) => list(x, "setintersection")));
+    return ctySet(keepIn(first!, rest, true));
+  },
+  setsubtract: (a) => {
+    arity(a, 2, 2, "setsubtract");
+    const [from, minus] = unifyElements([list(a[0]!, "setsubtract"), list(a[1]!, "setsubtract")]);
+    return ctySet(keepIn(from!, [minus!], false));
+  },
+  // A copy: a set given to tolist is a list (terraform rejects it in for_each), not the set itself.
+  tolist: (a) => markList([...list(a[0]!, "tolist")]),
+  distinct: (a) => markList(distinct(list(a[0]!, "distinct"))),
+  compact: (a) => markList(list(a[0]!, "compact").filter((x) => x !== null && x !== "")),
   flatten: (a) => flatten(list(a[0]!, "flatten")),
   concat: (a) => a.flatMap((x) => list(x, "concat")),
   contains: (a) => {
@@ -145,6 +241,8 @@ const FUNCTIONS: Record<string, Fn> = {
     return out;
   },
   setproduct: (a) => {
+    const n = a.reduce<number>((p, x) => p * Math.max(1, list(x, "setproduct").length), 1) * Math.max(1, a.length);
+    if (n > MAX_VALUE_SIZE) throw new EvaluationTooCostly(`setproduct: the result would have more than ${MAX_VALUE_SIZE} elements: not evaluated offline`);
     let out: Value[][] = [[]];
     for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
     return markSet(a.length === 0 ? [] : out);
@@ -153,7 +251,7 @@ const FUNCTIONS: Record<string, Fn> = {
   upper: (a) => str(a[0]!, "upper").toUpperCase(),
   trimspace: (a) => str(a[0]!, "trimspace").trim(),
   join: (a) => list(a[1]!, "join").map((x) => str(x, "join")).join(str(a[0]!, "join")),
-  split: (a) => str(a[1]!, "split").split(str(a[0]!, "split")),
+  split: (a) => markList(str(a[1]!, "split").split(str(a[0]!, "split"))),
   replace: (a) => {
     const [s, find, rep] = [str(a[0]!, "replace"), str(a[1]!, "replace"), str(a[2]!, "replace")];
     // `/re/` patterns are regular expressions in Terraform (RE2); only literal substrings are evaluated here.
@@ -183,8 +281,7 @@ const FUNCTIONS: Record<string, Fn> = {
 const NOT_EVALUATED = new Set([
   "templatefile", "fileexists", "fileset", "filebase64", "timestamp", "uuid", "bcrypt", "base64encode", "base64decode",
   "md5", "sha1", "sha256", "regex", "regexall", "format", "formatlist", "cidrsubnet", "cidrhost", "substr", "sort",
-  "reverse", "slice", "range", "index", "one", "sum", "max", "min", "abs", "ceil", "floor", "setunion", "setintersection",
-  "setsubtract", "chunklist", "transpose", "yamlencode", "startswith", "endswith", "strcontains", "title", "trim",
+  "reverse", "slice", "range", "index", "one", "sum", "max", "min", "abs", "ceil", "floor", "chunklist", "transpose", "yamlencode", "startswith", "endswith", "strcontains", "title", "trim",
   "trimprefix", "trimsuffix", "alltrue", "anytrue", "nonsensitive", "sensitive", "type", "abspath", "dirname",
   "basename", "pathexpand", "uuidv5", "matchkeys", "urlencode",
 ]);

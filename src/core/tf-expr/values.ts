@@ -49,6 +49,54 @@ export function isSetValue(v: Value): boolean {
   return Array.isArray(v) && SETS.has(v);
 }
 
+/**
+ * Terraform lists, as told from tuples for messages only (`for_each` rejects both, saying "list of string" or
+ * "tuple"): `tolist`, `split`, `compact`, `distinct`, a splat over a list or set, a `list(...)` variable.
+ */
+const LISTS = new WeakSet<Value[]>();
+
+/** Marks an array as a Terraform list (and returns it). */
+export function markList<T extends Value[]>(items: T): T {
+  LISTS.add(items);
+  return items;
+}
+
+export function isListValue(v: Value): boolean {
+  return Array.isArray(v) && LISTS.has(v);
+}
+
+/**
+ * The most an evaluation may build or do (issue #17: no input costs more than linear work). A value's size
+ * counts every element at every depth as written out, so `[local.a, local.a]` is twice `local.a` even though
+ * it shares it (a chain of such locals doubles at each step: 40 lines would be a trillion elements), and a
+ * string counts one per 16 characters. An evaluation over either bound stops with `EvaluationTooCostly`,
+ * which the evaluator turns into `Unknown`: never a default, never a crash.
+ */
+export const MAX_VALUE_SIZE = 1 << 21;
+/** Evaluation steps (expressions evaluated, elements copied) one `evaluate` may take. */
+export const MAX_EVALUATION_STEPS = 1 << 22;
+
+/** An evaluation over the bounds above. Not an `EvalError`: `try` and `can` do not catch it. */
+export class EvaluationTooCostly extends Error {}
+
+const SIZES = new WeakMap<object, number>();
+
+/**
+ * The size of a value (see MAX_VALUE_SIZE), in time proportional to the parts not measured before: sizes
+ * of arrays and objects are remembered, so a shared part is measured once however often it is referenced.
+ */
+export function valueSize(v: Value): number {
+  if (typeof v === "string") return 1 + (v.length >>> 4);
+  if (v === null || typeof v !== "object" || v instanceof Unknown || v instanceof ResourceReference) return 1;
+  const known = SIZES.get(v);
+  if (known !== undefined) return known;
+  let n = 1;
+  if (Array.isArray(v)) for (const x of v) n += valueSize(x);
+  else for (const k of Object.keys(v)) n += 1 + (k.length >>> 4) + valueSize(v[k]!);
+  SIZES.set(v, n);
+  return n;
+}
+
 /** An evaluation error Terraform would report (a missing attribute, a wrong type): `try` and `can` catch it. */
 export class EvalError extends Error {}
 

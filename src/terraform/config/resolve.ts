@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { evaluateConfigValue } from "../../core/tf-expr/body.js";
 import type { Scope } from "../../core/tf-expr/evaluate.js";
-import { isKnown, isObject, isSetValue, markSet, newObject, ResourceReference, typeName, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
+import { isKnown, isListValue, isObject, isSetValue, markList, markSet, newObject, ResourceReference, typeName, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
 import type { AttributeError } from "../hcl/attribute-position.js";
 import type { ModuleNode } from "./modules.js";
 
@@ -267,6 +267,9 @@ export class EvaluationContext {
  * marks every array in the value, which can only make a `for_each` over it accepted, never rejected.
  */
 function asDeclared(v: Value, type: string | undefined): Value {
+  // A `list(...)` variable makes the value given a list (a set given to it is a list: terraform rejects it as a
+  // for_each). With a set inside (`list(set(string))`), the deep marking below applies instead.
+  if (type !== undefined && /^list\s*\(/.test(type.trim()) && !/\bset\s*\(/.test(type) && Array.isArray(v)) return markList([...v]);
   if (type === undefined || !/\bset\s*\(/.test(type) || !isKnown(v)) return v;
   if (/^set\s*\(/.test(type.trim())) return Array.isArray(v) ? markSet([...v]) : v;
   const deep = (x: Value): Value => {
@@ -287,13 +290,29 @@ function invalidForEach(v: Known): string | null {
   if (v === null) return `for_each is null: ${rejects}the given "for_each" argument value is null. A map, or set of strings is allowed.`;
   if (Array.isArray(v)) {
     if (!isSetValue(v)) {
-      return `for_each is a list or tuple${v.length === 0 ? " (empty)" : ""}, not a set: ${rejects}the "for_each" argument must be a map, or set of strings, and you have provided a value of type tuple. Wrap it in toset(...) or make it a map.`;
+      const type = isListValue(v) ? `list${elementType(v)}` : "tuple";
+      return `for_each is a ${isListValue(v) ? "list" : "tuple"}${v.length === 0 ? " (empty)" : ""}, not a set: ${rejects}the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${type}. Wrap it in toset(...) or make it a map.`;
     }
     if (v.some((x) => x === null)) return `for_each is a set holding null: ${rejects}"for_each" sets must not contain null values.`;
+    // A set of numbers or bools (toset([1]), a set(number) variable): terraform takes only strings.
+    const kind = v.length > 0 && v.every((x) => typeof x === typeof v[0]) ? typeof v[0] : null;
+    if (kind === "number" || kind === "boolean") {
+      const name = kind === "boolean" ? "bool" : "number";
+      return `for_each is a set of ${name}s: terraform rejects it: The given "for_each" argument value is unsuitable: "for_each" supports maps and sets of strings, but you have provided a set containing type ${name}. Convert the elements with tostring, or use a map.`;
+    }
     return null;
   }
   if (typeof v === "object") return null;
   return `for_each is a ${typeof v}, not a map or a set of strings: ${rejects}the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${typeof v}.`;
+}
+
+/** " of string" when every element is a string (a number, a bool); "" otherwise, as terraform's type names go. */
+function elementType(items: Value[]): string {
+  if (items.length === 0) return "";
+  if (items.every((x) => typeof x === "string")) return " of string";
+  if (items.every((x) => typeof x === "number")) return " of number";
+  if (items.every((x) => typeof x === "boolean")) return " of bool";
+  return "";
 }
 
 /** The number of instances a known `count` gives, or what terraform says when it rejects the value. */

@@ -169,8 +169,9 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
     }
   }
   // Known to have no instance at all: a legacy block still has to go, so it stays listed, without state to remove;
-  // a certificate block stays listed too, so the certificate audit can say it is there and needs nothing.
-  if (out.length === 0 && (LEGACY_WAF_RESOURCE_TYPES.has(r.type) || (r.mode === "managed" && CERTIFICATE_BLOCK_TYPES.has(r.type)))) {
+  // a certificate block (or a zone: its Universal certificate) stays listed too, so the certificate audit can say
+  // it is there and needs nothing.
+  if (out.length === 0 && (LEGACY_WAF_RESOURCE_TYPES.has(r.type) || (r.mode === "managed" && (CERTIFICATE_BLOCK_TYPES.has(r.type) || r.type === "cloudflare_zone")))) {
     const mi = instances[0];
     if (mi && LEGACY_WAF_RESOURCE_TYPES.has(r.type)) out.push(one(entry.configAddress, mi, {}, { mayHaveNoInstances: true, noInstances: true }));
     // A module called with for_each = {} / count = 0: no instance to evaluate the block in, but it is still there.

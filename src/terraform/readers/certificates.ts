@@ -234,8 +234,9 @@ function readCustomSsl(r: InventoryResource): Certificate {
   return c;
 }
 
-/** The certificate each certificate block type configures. */
+/** The certificate each certificate block type configures (a zone: its Universal certificate). */
 const KIND_BY_TYPE: Readonly<Record<string, CertificateKind>> = {
+  cloudflare_zone: "universal",
   cloudflare_certificate_pack: "advanced",
   cloudflare_total_tls: "total_tls",
   cloudflare_custom_hostname: "custom_hostname",

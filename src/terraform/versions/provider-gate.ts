@@ -19,7 +19,7 @@ export interface ProviderGateOutcome {
 export function legacyAddressesOf(resources: readonly InventoryResource[]): LegacyAddress[] {
   return resources
     .filter((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type) || LEGACY_DATA_SOURCES.has(r.type))
-    .map((r) => ({ address: r.address, file: r.file, line: r.line, zoneId: r.zoneId }));
+    .map((r) => ({ address: r.address, file: r.file, line: r.line, zoneId: r.zoneId, ...(r.noInstances ? { noInstances: true } : {}) }));
 }
 
 /**
