@@ -14,6 +14,7 @@ import type { ConfigTree } from "../terraform/config/modules.js";
 import { collectProviderInfo } from "../terraform/versions/providers.js";
 import { UserInputError } from "../core/user-input-error.js";
 import type { LocatedCertificate } from "./audit.js";
+import { compareText } from "../core/text-order.js";
 
 /** The patch could not be written (it exists and `force` was not given, or the write failed). */
 export class PatchWriteError extends UserInputError {}
@@ -87,7 +88,7 @@ export async function buildCertificateFix(
     }
     if (original !== null && typeof text === "string" && text !== original) diffs.push({ abs, oldText: original, newText: text });
   }
-  entries.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  entries.sort((a, b) => compareText(a.file, b.file) || a.line - b.line);
 
   if (diffs.length === 0) return { summary: { target, patchFile: null, applyCommand: null, edits: entries }, patch: null };
 
@@ -106,7 +107,7 @@ export async function buildCertificateFix(
   const patch =
     preamble(entries, target, opts.asOf, applyCommand) +
     diffs
-      .sort((a, b) => a.abs.localeCompare(b.abs))
+      .sort((a, b) => compareText(a.abs, b.abs))
       .map((d) => unifiedDiff(d.oldText, d.newText, toSlashes(path.relative(root, d.abs))))
       .join("");
   try {

@@ -46,6 +46,7 @@ import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.j
 import { inputRecord, ownValue } from "./null-proto.js";
 import { zoneLegacy } from "./zone-legacy.js";
 import { mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
+import { compareText } from "./text-order.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
 export interface DomainInventory {
@@ -203,7 +204,7 @@ export function groupByZone(inv: DomainInventory): ZoneInventory[] {
   }
   // Legacy blocks whose count/for_each gives no instance configure nothing: alone they put no zone in scope
   // (no ruleset, no import); analyze lists them as blocks of no zone.
-  return [...byZone.values()].filter(hasInstances).sort((a, b) => a.zoneId.localeCompare(b.zoneId));
+  return [...byZone.values()].filter(hasInstances).sort((a, b) => compareText(a.zoneId, b.zoneId));
 }
 
 function hasInstances(z: ZoneInventory): boolean {

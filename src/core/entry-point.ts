@@ -5,6 +5,7 @@ import { finding } from "./findings.js";
 import { isLiteralZoneId } from "./import-id.js";
 import { MANAGED_PHASE } from "./mappings.js";
 import type { ExistingRuleset, Finding, ZoneResource } from "./model.js";
+import { compareText } from "./text-order.js";
 
 /**
  * `DUPLICATE_ENTRY_POINT` (error) for each zone with more than one managed-phase entry point ruleset.
@@ -33,7 +34,7 @@ export function duplicateEntryPointFindings(rulesets: ExistingRuleset[], zones: 
   const out: Finding[] = [];
   for (const { zoneId, rulesets: list } of byZone.values()) {
     if (list.length < 2) continue;
-    const sorted = [...list].sort((a, b) => (a.ref.file ?? "~").localeCompare(b.ref.file ?? "~") || (a.ref.line ?? 0) - (b.ref.line ?? 0) || a.ref.address.localeCompare(b.ref.address));
+    const sorted = [...list].sort((a, b) => compareText(a.ref.file ?? "~", b.ref.file ?? "~") || (a.ref.line ?? 0) - (b.ref.line ?? 0) || compareText(a.ref.address, b.ref.address));
     const named = sorted.map((rs) => `${rs.ref.address}${rs.ref.file ? ` (${rs.ref.file}${rs.ref.line ? `:${rs.ref.line}` : ""})` : " (state only)"}`);
     out.push(
       finding(

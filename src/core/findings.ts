@@ -1,6 +1,7 @@
 // The stable finding codes of DESIGN.md section 4 and the severity arithmetic of --fail-on.
 // Codes are never renamed; new ones are added at the end of their group.
 import type { FailOn, Finding, ResourceRef, Severity } from "./model.js";
+import { compareText } from "./text-order.js";
 
 export const FINDING_CODES = {
   LEGACY_WAF_RESOURCE: "warning",
@@ -123,7 +124,7 @@ export function sortFindings(findings: Finding[]): Finding[] {
 }
 
 function cmp(a: string | null, b: string | null): number {
-  return (a ?? "").localeCompare(b ?? "");
+  return compareText(a ?? "", b ?? "");
 }
 
 export function highestSeverity(findings: Finding[]): Severity | null {

@@ -25,6 +25,7 @@ import {
   parseVersion,
   type ProviderUpgradeDecision,
 } from "./provider-version.js";
+import { compareText } from "./text-order.js";
 
 /** The resource types provider 4.0 removed (their data sources `cloudflare_waf_packages/groups/rules` too). */
 export { LEGACY_WAF_RESOURCE_TYPES } from "./legacy-types.js";
@@ -190,7 +191,7 @@ function locate(
 }
 
 function firstLocated(list: LegacyAddress[]): { file: string; line: number } | null {
-  const sorted = [...list].sort((a, b) => a.address.localeCompare(b.address));
+  const sorted = [...list].sort((a, b) => compareText(a.address, b.address));
   for (const a of sorted) if (a.file !== null && a.line !== null) return { file: a.file, line: a.line };
   return null;
 }

@@ -2,6 +2,7 @@
 import type { AnalysisResult } from "./analyze.js";
 import { sortFindings } from "./findings.js";
 import type { Finding, InputError, InventoryResource, PlanStep, Report, ReportRoot } from "./model.js";
+import { compareText } from "./text-order.js";
 
 export const TOOL_NAME = "cf-waf-migrate";
 
@@ -43,5 +44,5 @@ export function buildReport(input: {
 
 /** Input errors by file, then line (what `merge` re-sorts shard reports with). */
 export function sortErrors(errors: InputError[]): InputError[] {
-  return [...errors].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+  return [...errors].sort((a, b) => compareText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
 }

@@ -11,6 +11,7 @@ import type { Finding } from "../core/model.js";
 import { ownValue } from "../core/null-proto.js";
 import { comparePaths } from "./instances.js";
 import { instanceName, workspaceOrder } from "./order.js";
+import { compareText } from "../core/text-order.js";
 
 export { instanceName } from "./order.js";
 
@@ -63,7 +64,7 @@ export function analyzeEstate(inputs: InstanceInput[], opts: EstateAnalyzeOption
   const splitFindings = joinSplitZones(instances, inputs, common, rulesetRoots ?? {});
   const zones = instances
     .flatMap((i) => i.analysis.zones)
-    .sort((a, b) => a.zone.zoneId.localeCompare(b.zone.zoneId) || comparePaths(a.zone.root!, b.zone.root!) || workspaceOrder(a.zone.workspace!, b.zone.workspace!));
+    .sort((a, b) => compareText(a.zone.zoneId, b.zone.zoneId) || comparePaths(a.zone.root!, b.zone.root!) || workspaceOrder(a.zone.workspace!, b.zone.workspace!));
   const findings = sortFindings([...instances.flatMap((i) => i.analysis.findings), ...splitFindings]);
   return { instances, zones, findings };
 }

@@ -19,6 +19,7 @@ import { sortErrors, TOOL_NAME } from "../core/report.js";
 import { formatShardSpec, type ShardSpec } from "../core/shard.js";
 import { comparePaths, DEFAULT_WORKSPACE } from "./instances.js";
 import { instanceName, workspaceOrder } from "./order.js";
+import { compareText } from "../core/text-order.js";
 
 /** One entry of the report's top-level `roots` (issue #13 report contract). */
 export interface EstateRootEntry {
@@ -223,7 +224,7 @@ function orderZones<T>(zones: T[]): T[] {
     .sort((x, y) => {
       const a = at(x.z);
       const b = at(y.z);
-      return a.zoneId.localeCompare(b.zoneId) || comparePaths(a.root ?? ".", b.root ?? ".") || workspaceOrder(a.workspace ?? DEFAULT_WORKSPACE, b.workspace ?? DEFAULT_WORKSPACE) || x.i - y.i;
+      return compareText(a.zoneId, b.zoneId) || comparePaths(a.root ?? ".", b.root ?? ".") || workspaceOrder(a.workspace ?? DEFAULT_WORKSPACE, b.workspace ?? DEFAULT_WORKSPACE) || x.i - y.i;
     })
     .map((x) => x.z);
 }

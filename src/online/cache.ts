@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
+import { compareText } from "../core/text-order.js";
 
 export const DEFAULT_CACHE_DIR = ".cf-waf-migrate/cache";
 /** Long enough for a CI rerun, short enough that a zone migrated meanwhile is seen soon. */
@@ -55,7 +56,7 @@ export class ResponseCache {
   /** Files of one zone share a prefix, so a migration can drop them all (see `forgetZone`). */
   private fileOf(parts: CacheKeyParts): string {
     const zone = sha256(JSON.stringify([parts.baseUrl, parts.zoneId, this.fingerprint])).slice(0, 24);
-    const query = Object.entries(parts.query ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    const query = Object.entries(parts.query ?? {}).sort(([a], [b]) => compareText(a, b));
     const key = sha256(JSON.stringify([parts.baseUrl, parts.path, query, this.fingerprint])).slice(0, 40);
     return join(this.dir, `${zone}-${key}.json`);
   }

@@ -12,6 +12,7 @@ import type { Finding, InputError, Report, Severity } from "../core/model.js";
 import { errorPath, reportPath, withLine } from "../core/report-paths.js";
 import { instanceLabel, isEstate } from "./instances.js";
 import { makeStyle, type Style } from "./style.js";
+import { compareText } from "../core/text-order.js";
 
 /** One certificate the audit looked at (audited or not), for the "nothing to do" list. */
 export interface CertInventoryEntry {
@@ -221,11 +222,11 @@ function byDeadline(a: Finding, b: Finding): number {
   const da = (a.details as { deadline?: string | null } | undefined)?.deadline ?? "9999-99-99";
   const db = (b.details as { deadline?: string | null } | undefined)?.deadline ?? "9999-99-99";
   return (
-    da.localeCompare(db) ||
+    compareText(da, db) ||
     RANK[b.severity] - RANK[a.severity] ||
-    (a.file ?? "").localeCompare(b.file ?? "") ||
+    compareText(a.file ?? "", b.file ?? "") ||
     (a.line ?? 0) - (b.line ?? 0) ||
-    a.code.localeCompare(b.code)
+    compareText(a.code, b.code)
   );
 }
 

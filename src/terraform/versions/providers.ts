@@ -31,6 +31,7 @@ import { cloudflareLock, LockFileError, parseLockFile } from "./lockfile.js";
 import { configAddressFor } from "../inventory/inventory.js";
 import type { ConfigTree, ModuleNode } from "../config/modules.js";
 import type { StateRead } from "../state/read.js";
+import { compareText } from "../../core/text-order.js";
 
 /** One `required_providers` entry for the Cloudflare provider. */
 export interface ProviderRequirement {
@@ -633,6 +634,6 @@ export function lockedVersions(info: ProviderInfo): string[] {
 /** The first item by file, then line. */
 export function firstInFileOrder<T extends { file: string; line: number }>(xs: readonly T[]): T | undefined {
   let first: T | undefined;
-  for (const x of xs) if (first === undefined || x.file.localeCompare(first.file) < 0 || (x.file.localeCompare(first.file) === 0 && x.line < first.line)) first = x;
+  for (const x of xs) if (first === undefined || compareText(x.file, first.file) < 0 || (compareText(x.file, first.file) === 0 && x.line < first.line)) first = x;
   return first;
 }
