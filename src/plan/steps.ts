@@ -124,7 +124,8 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
         ? `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource kept from ${from.file}; the zone's other rulesets stay out of this migration`
         : `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource; with cf-terraforming's output, pass it as --from-cf-terraforming FILE to keep just that resource`,
       `a zone has one ${MANAGED_PHASE} entry point: keep exactly one cloudflare_ruleset for it, and note its resource address for the import`,
-      ...input.zones.map((z) => `${zoneLabel(z)}: cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`),
+      // The address step 3 imports into (an instance of a kept resource with count or for_each included).
+      ...input.zones.map((z) => `${zoneLabel(z)}: ${z.zone.imports[0]?.to ?? `cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`}`),
       ...(ws === null
         ? []
         : [
