@@ -16,6 +16,7 @@ import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES } from "../core/legacy-types.js
 import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/edit/legacy-removal.js";
 import { describeExposing, legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { parseAddress } from "../core/address.js";
+import { instanceName } from "../estate/order.js";
 import { patchPath } from "../core/patch-base.js";
 import { legacyResourceSet } from "../core/resource-match.js";
 import { gitApplyCommand } from "./steps.js";
@@ -149,7 +150,8 @@ export async function assemblePlan(input: {
   const constraintStep = pinnedWithoutLegacy ? LOWER_CONSTRAINT_STEP : raiseFirst ? RAISE_CONSTRAINT_STEP : null;
   const zoneRulesets =
     input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy, gate)));
-  const rulesetTf = zoneRulesets.join("\n");
+  // An instance that plans no ruleset (it only feeds a zone another root holds): a ruleset.tf that says so.
+  const rulesetTf = input.rulesetHcl === false || analysis.zones.length > 0 ? zoneRulesets.join("\n") : emptyRulesetFile(input.fedZones ?? []);
   const importsTf = versionFit.importBlocks && importCount > 0 ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
@@ -177,6 +179,7 @@ export async function assemblePlan(input: {
     stateKnown: ws.stateKnown,
     artifacts: { patch: ARTIFACTS.patch, imports: ARTIFACTS.imports, removed: ARTIFACTS.removed, script: ARTIFACTS.script },
     importBlocks: { offered: importsTf !== null, reason: versionFit.importReason },
+    fedZones: (input.fedZones ?? []).filter((z) => z.zone.rulesetIn).map((z) => ({ zoneId: z.zone.zoneId, rulesetIn: instanceName(z.zone.rulesetIn!) })),
   });
   if (overridesPatch) steps[0]!.commands.unshift(gitApplyCommand(base.fromRoot, ARTIFACTS.overridesPatch));
   if (raiseFirst) {
@@ -192,7 +195,9 @@ export async function assemblePlan(input: {
     {
       file: ARTIFACTS.ruleset,
       purpose:
-        gate === null
+        analysis.zones.length === 0
+          ? "no resource: this root plans no entry point ruleset, so step 2 has nothing to copy"
+          : gate === null
           ? `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} (step 2): copy into the root module`
           : `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} of workspace ${gate} only (count on terraform.workspace; step 2): copy into the root module as ${rulesetCopyFile(gate)}, next to the other workspaces' files`,
     },
@@ -226,6 +231,12 @@ export async function assemblePlan(input: {
     constraintStep,
     rulesetWorkspace: gate,
   };
+}
+
+/** ruleset.tf of an instance that plans no ruleset: comments only, so a copy of it declares nothing. */
+function emptyRulesetFile(fedZones: ZoneAnalysis[]): string {
+  const where = fedZones.filter((z) => z.zone.rulesetIn).map((z) => `# ${z.zone.zoneId}: its ruleset is planned in ${instanceName(z.zone.rulesetIn!)} (ZONE_SPLIT_ACROSS_ROOTS).\n`);
+  return `# No entry point ruleset in this root module: nothing to copy (PLAN.md step 2).\n${where.join("")}`;
 }
 
 /**

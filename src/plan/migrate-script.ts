@@ -152,6 +152,17 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  current="$("$TF" state list)" || exit 1');
   w('  grep -qxF -- "$1" <<<"$current"');
   w("}");
+  if (input.rulesetGate && imports.length > 0) {
+    w("# Whether a file of the root module declares resource \"cloudflare_ruleset\" NAME: HCL (./*.tf) or JSON (./*.tf.json).");
+    w("declares_ruleset() {");
+    w(String.raw`  grep -qsE "^[[:space:]]*resource[[:space:]]+\"cloudflare_ruleset\"[[:space:]]+\"$1\"" ./*.tf && return 0`);
+    w("  local f");
+    w("  for f in ./*.tf.json; do");
+    w(String.raw`    [ -f "$f" ] && grep -qsF '"cloudflare_ruleset"' "$f" && grep -qsE "\"$1\"[[:space:]]*:" "$f" && return 0`);
+    w("  done");
+    w("  return 1");
+    w("}");
+  }
   w("# The resource of each `state list` line: every instance key dropped ([0], [\"k\"] with its escapes).");
   w(`resource_of() { sed -E ${shellQuote(STRIP_INSTANCE_KEYS_SED)}; }`);
   w("# The legacy resources: every block the patch deletes (with its module path) and every legacy resource");
@@ -235,7 +246,7 @@ export function renderMigrateScript(input: ScriptInput): string {
     for (const z of input.zones) {
       for (const imp of z.zone.imports) {
         const name = imp.to.replace(/^cloudflare_ruleset\./, "").replace(/\[.*$/, "");
-        w(`if ! in_state ${shellQuote(imp.to)} && ! grep -qsE ${shellQuote(`^[[:space:]]*resource[[:space:]]+"cloudflare_ruleset"[[:space:]]+"${name}"`)} ./*.tf; then`);
+        w(`if ! in_state ${shellQuote(imp.to)} && ! declares_ruleset ${shellQuote(name)}; then`);
         w(`  fail ${shellQuote(`the root module declares no cloudflare_ruleset.${name} (workspace ${gate.workspace}): copy ruleset.tf to ./${gate.copy} first (PLAN.md step 2; every workspace of this root has its own file, never one over another). Nothing was changed`)}`);
         w("fi");
       }
@@ -257,6 +268,7 @@ export function renderMigrateScript(input: ScriptInput): string {
   // blocks; only the import moves), as `cf-waf-migrate apply` does (src/apply/deferred-import.ts).
   const importAndCheck = () => {
     w('step "3: import the entry point ruleset"');
+    if (imports.length === 0) w(`echo ${shellQuote("nothing to import here: this root module plans no entry point ruleset (PLAN.md step 2)")}`);
     for (const imp of imports) {
       if (imp.id.includes(RULESET_ID_PLACEHOLDER) || imp.id.includes("${")) {
         w(`echo ${shellQuote(`migrate.sh: the import id ${importIdForText(imp.id, zoneOf(imp.to))} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and --state, so the zone id is read from state)`)} >&2`);

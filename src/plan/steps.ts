@@ -50,6 +50,11 @@ export interface PlanInput {
   artifacts: { patch: string; imports: string; removed: string; script: string };
   /** Whether imports.tf is offered (required_version admits only Terraform >= 1.5), and why; offered when absent. */
   importBlocks?: { offered: boolean; reason: string };
+  /**
+   * Zones whose one ruleset another root or workspace of the estate holds (ZONE_SPLIT_ACROSS_ROOTS), with
+   * where: this instance only feeds them, so steps 1 and 2 have nothing to do for them.
+   */
+  fedZones?: { zoneId: string; rulesetIn: string }[];
 }
 
 /** The binary in commands a person copies; migrate.sh substitutes `$TF` so `TF=tofu` works. */
@@ -97,7 +102,18 @@ function step0Preconditions(input: PlanInput): PlanStep {
   return { number: 0, title: "Preconditions: delete URI-based overrides, then migrate each zone in the service", commands, notes };
 }
 
+/** Step 1 or 2 of an instance that plans no ruleset: nothing to generate or copy, and why (null when it plans one). */
+function nothingToCopy(input: PlanInput): string[] | null {
+  if (input.zones.length > 0) return null;
+  const fed = input.fedZones ?? [];
+  return fed.length
+    ? fed.map((f) => `${f.zoneId}: its one ${MANAGED_PHASE} ruleset is planned in ${f.rulesetIn} (ZONE_SPLIT_ACROSS_ROOTS): nothing to generate or copy here, and ${input.rulesetFile} holds no resource`)
+    : [`no zone of this root gets an entry point ruleset here: nothing to generate or copy, and ${input.rulesetFile} holds no resource`];
+}
+
 function step1Generate(input: PlanInput): PlanStep {
+  const nothing = nothingToCopy(input);
+  if (nothing) return { number: 1, title: "Generate the zone's ruleset configuration", commands: [], notes: nothing };
   const commands = input.zones.map((z) => withZoneComment(`cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z)}.tf`, z));
   return {
     number: 1,
@@ -115,6 +131,8 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
   const copy = input.rulesetCopy ?? `cf-waf-migrate-${input.rulesetFile}`;
   const commands = [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./${copy}`];
   const ws = input.rulesetWorkspace ?? null;
+  const nothing = nothingToCopy(input);
+  if (nothing) return { number: 2, title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`, commands: [], notes: nothing };
   return {
     number: 2,
     title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`,
