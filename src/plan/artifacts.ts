@@ -6,7 +6,7 @@ import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
 import { isLiteralZoneId, isModuleInternalExpression, isRootZoneLookup, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { LAST_LEGACY_PROVIDER_VERSION, removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
-import { buildPlanSteps } from "./steps.js";
+import { buildPlanSteps, type RemovedBlocksOffer } from "./steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { dropConstructs } from "../terraform/cf-terraforming/fit.js";
@@ -63,6 +63,8 @@ export interface AssembledPlan {
   /** null when the root's Terraform may be older than 1.5 (no import {} blocks). */
   importsTf: string | null;
   removedTf: string | null;
+  /** Step 5's note offering removed.tf, while it is offered (withdrawRemovedBlocks takes both away). */
+  removedOffer: RemovedBlocksOffer | null;
   legacyPatch: string;
   overridesPatch: string;
   artifactList: { file: string; purpose: string }[];
@@ -160,7 +162,7 @@ export async function assemblePlan(input: {
   });
   const removedTf = removedBlocksOffered && removedFrom.length ? emitRemovedBlocks(removedFrom) : null;
 
-  const steps = buildPlanSteps({
+  const { steps, removedOffer } = buildPlanSteps({
     zones: analysis.zones,
     stateRemovals,
     overrides: analysis.zones.flatMap((z) => z.inventory.overrides.map((o) => ({ address: o.ref.address, configAddress: o.ref.configAddress, zoneId: o.ref.zoneId, inConfig: o.ref.inConfig }))),
@@ -221,6 +223,7 @@ export async function assemblePlan(input: {
     rulesetTf,
     importsTf,
     removedTf,
+    removedOffer,
     legacyPatch,
     overridesPatch,
     artifactList,

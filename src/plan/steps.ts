@@ -60,17 +60,30 @@ export interface PlanInput {
 /** The binary in commands a person copies; migrate.sh substitutes `$TF` so `TF=tofu` works. */
 export const TF = "terraform";
 
-export function buildPlanSteps(input: PlanInput): PlanStep[] {
-  return [
-    step0Preconditions(input),
-    step1Generate(input),
-    step2KeepManagedPhase(input),
-    step3Import(input),
-    step4Plan(),
-    step5StateRemoval(input),
-    step6DeleteBlocks(input),
-    step7Verify(input),
-  ];
+/**
+ * Where step 5 offers the `removed {}` blocks: its step and the index of that note in its notes, so that the
+ * offer can be withdrawn (other-callers.ts) by position, never by comparing the note's text.
+ */
+export interface RemovedBlocksOffer {
+  step: PlanStep;
+  note: number;
+}
+
+export function buildPlanSteps(input: PlanInput): { steps: PlanStep[]; removedOffer: RemovedBlocksOffer | null } {
+  const step5 = step5StateRemoval(input);
+  return {
+    steps: [
+      step0Preconditions(input),
+      step1Generate(input),
+      step2KeepManagedPhase(input),
+      step3Import(input),
+      step4Plan(),
+      step5.step,
+      step6DeleteBlocks(input),
+      step7Verify(input),
+    ],
+    removedOffer: step5.offer === null ? null : { step: step5.step, note: step5.offer },
+  };
 }
 
 function step0Preconditions(input: PlanInput): PlanStep {
@@ -193,7 +206,7 @@ function step4Plan(): PlanStep {
   };
 }
 
-function step5StateRemoval(input: PlanInput): PlanStep {
+function step5StateRemoval(input: PlanInput): { step: PlanStep; offer: number | null } {
   const notes: string[] = [];
   const commands: string[] = [];
   if (input.stateRemovals.length) {
@@ -222,8 +235,8 @@ function step5StateRemoval(input: PlanInput): PlanStep {
     );
   }
   notes.push("read the dry run's \"Would remove\" lines before running the real removal; terraform writes a backup of the state");
-  if (input.removedBlocksOffered) notes.push(removedBlocksNote(input.artifacts.removed));
-  return { number: 5, title: "Remove the legacy package, group and rule resources from state (dry run first)", commands, notes };
+  const offer = input.removedBlocksOffered ? notes.push(removedBlocksNote(input.artifacts.removed)) - 1 : null;
+  return { step: { number: 5, title: "Remove the legacy package, group and rule resources from state (dry run first)", commands, notes }, offer };
 }
 
 function step6DeleteBlocks(input: PlanInput): PlanStep {
