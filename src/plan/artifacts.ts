@@ -366,6 +366,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,
     rulesetGate: plan.rulesetWorkspace === null ? null : { workspace: plan.rulesetWorkspace, copy: rulesetCopyFile(plan.rulesetWorkspace) },
+    removedBlocks: plan.removedTf ? ARTIFACTS.removed : null,
   };
 }
 
