@@ -25,6 +25,7 @@ function scopeOf(workspace: string | null, binding: Binding): Scope {
       if (root === "terraform" && name === "workspace" && workspace !== null) return workspace;
       if (root === "each" && binding.each && (name === "key" || name === "value")) return binding.each[name];
       if (root === "count" && name === "index" && binding.count !== undefined) return binding.count;
+      if (root === "terraform" && name === "workspace") return new Unknown("terraform.workspace is not known offline: pass the workspace's state from ROOT/terraform.tfstate.d/<workspace>/ (ROOT/terraform.tfstate for default)");
       return new Unknown(`${parts.join(".")} is not known in cf-terraforming's file offline`);
     },
     readFile: () => new Unknown("file() is not read in cf-terraforming's file"),

@@ -80,7 +80,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
     // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.
-    const suffixes = extractedInstanceSuffixes(extracted, names, inst.workspace, input.fromCfTerraforming ?? "", errors);
+    const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
     return { inst, info, providerMajor, names, gate, suffixes };
   });
   const online = await analyzeEstateOnline(

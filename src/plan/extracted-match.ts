@@ -39,21 +39,29 @@ export function extractedOrderFindings(extracted: ExtractedRuleset[], names: Rec
  * in `file` (the plan is then incomplete: no artifact, no script), and its import keeps the bare resource
  * address, never a guessed instance.
  */
-export function extractedInstanceSuffixes(extracted: ExtractedRuleset[], names: Record<string, string>, workspace: string, file: string, errors: InputError[]): Record<string, string> {
+export function extractedInstanceSuffixes(
+  extracted: ExtractedRuleset[],
+  names: Record<string, string>,
+  /** The instance's workspace, and whether its state says so (else `terraform.workspace` is not known offline). */
+  at: { workspace: string; workspaceKnown: boolean },
+  file: string,
+  errors: InputError[],
+): Record<string, string> {
+  const workspace = at.workspace;
   const suffixes = inputRecord<string>();
   for (const [zone, name] of Object.entries(names)) {
     const e = extracted.find((x) => x.resourceName === name);
     // Without count or for_each it keeps the default: the bare address, or `[0]` once limited to a workspace (withCount).
     if (!e || (e.repetition.count === undefined && e.repetition.forEach === undefined)) continue;
-    const at = extractedInstance(e.repetition, zone, workspace);
-    if (at.ok) suffixes[zone] = at.suffix;
+    const instance = extractedInstance(e.repetition, zone, at.workspaceKnown ? workspace : null);
+    if (instance.ok) suffixes[zone] = instance.suffix;
     else {
       suffixes[zone] = "";
       errors.push({
         file,
         line: e.line,
         column: null,
-        message: `cloudflare_ruleset.${name} (zone ${zone}, workspace ${workspace}): the instance to import into is not known: ${at.reason}. Nothing is imported into a guessed instance: remove its count/for_each (one resource per zone), or make the instance of this zone known offline (a literal map keyed by workspace, zone_id = each.value)`,
+        message: `cloudflare_ruleset.${name} (zone ${zone}, workspace ${workspace}): the instance to import into is not known: ${instance.reason}. Nothing is imported into a guessed instance: remove its count/for_each (one resource per zone), or make the instance of this zone known offline (a literal map keyed by workspace, zone_id = each.value)`,
       });
     }
   }

@@ -66,4 +66,19 @@ describe("plan --from-cf-terraforming over two workspaces", () => {
     expect(shell.exitCode).toBe(2);
     expect(shell.stdout).not.toContain("terraform import");
   });
+
+  it("count on terraform.workspace: [0] where the state says the workspace, refused where it is only assumed", async () => {
+    const count = `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  count = terraform.workspace == "us" ? 1 : 0\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = "${US}"\n}\n`;
+    const root = staging(count);
+    const known = await runCli(["plan", ".", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--from-cf-terraforming", "../../cft.tf", "--format", "json", "--quiet"], { cwd: root });
+    expect(known.exitCode, known.stderr).toBe(0);
+    expect(JSON.parse(known.stdout).zones[0].imports[0].to).toBe("cloudflare_ruleset.terraform_managed_resource_abc[0]");
+    // The same state saved elsewhere (`terraform state pull > us.tfstate`): its workspace is not known offline.
+    const saved = path.join(tempDir("cfwm-cft-saved-"), "us.tfstate");
+    cpSync(path.join(root, "terraform.tfstate.d/us/terraform.tfstate"), saved);
+    const assumed = await runCli(["plan", ".", "--state", `.=${saved}`, "--from-cf-terraforming", "../../cft.tf", "--format", "json", "--quiet"], { cwd: root });
+    expect(assumed.exitCode).toBe(2);
+    expect(JSON.parse(assumed.stdout).errors.map((e: { message: string }) => e.message).join("\n")).toContain("its count is not known offline (terraform.workspace is not known offline");
+  });
 });
+

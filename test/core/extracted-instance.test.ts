@@ -37,7 +37,7 @@ describe("extractedInstance", () => {
     const unknown = extractedInstance({ count: undefined, forEach: "${var.zones}", zoneId: "${each.value}" }, US, "us");
     expect(unknown).toEqual({ ok: false, reason: expect.stringContaining("for_each is not known offline (var.zones") });
     const unknownWorkspace = extractedInstance({ count: '${terraform.workspace == "us" ? 1 : 0}', forEach: undefined, zoneId: US }, US, null);
-    expect(unknownWorkspace.ok).toBe(false);
+    expect(unknownWorkspace).toEqual({ ok: false, reason: expect.stringContaining("its count is not known offline (terraform.workspace is not known offline: pass the workspace's state") });
     const noMatch = extractedInstance({ count: undefined, forEach: { a: "${var.a}", b: "${var.b}" }, zoneId: "${each.value}" }, US, "us");
     expect(noMatch).toEqual({ ok: false, reason: expect.stringContaining('gives 2 instances (["a"], ["b"]) and none has a zone_id known offline') });
     const both = extractedInstance({ count: undefined, forEach: { a: US, b: US }, zoneId: "${each.value}" }, US, "us");
