@@ -204,7 +204,7 @@ export async function assemblePlan(input: {
           : `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} of workspace ${gate} only (count on terraform.workspace; step 2): copy into the root module as ${rulesetCopyFile(gate)}, next to the other workspaces' files`,
     },
     ...(importsTf !== null ? [{ file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" }] : []),
-    ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
+    ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35; it deletes the legacy blocks for every workspace of this root, so run `bash migrate.sh --check-removed` first" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
     ...(overridesPatch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
     ...(legacyPatch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),

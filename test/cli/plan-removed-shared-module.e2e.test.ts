@@ -49,6 +49,7 @@ describe("removed.tf for a module other roots call", () => {
     const prod = prodRoot(false);
     const { out, planMd } = await plan(prod);
     expect(planMd).toContain("that deletes them for every workspace of this root: only when no other workspace still holds their instances, which only `terraform workspace list` and their states tell. Run `bash migrate.sh --check-removed` first");
+    expect(planMd).toContain("- `removed.tf`: removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35; it deletes the legacy blocks for every workspace of this root, so run `bash migrate.sh --check-removed` first");
     const log = path.join(tempDir("cfwm-check-removed-"), "tf.log");
     const check = () => spawnSync("bash", [path.join(out, "migrate.sh"), "--check-removed"], { cwd: prod, encoding: "utf8", env: { ...process.env, TF: FAKE_TERRAFORM, FAKE_TF_LOG: log } });
 
