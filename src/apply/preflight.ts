@@ -127,15 +127,24 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   // address ("Configuration for import target does not exist").
   // (One whose count gives it no instance in this workspace is not in the inventory at all: refused below
   // as not in the configuration.)
+  // One whose count/for_each is not known offline has no instance address: refused here, never imported
+  // into the bare resource address (terraform refuses it) or a guessed instance.
   const names = inputRecord<string>();
   const instances = inputRecord<string>();
+  const unkeyed: string[] = [];
   for (const z of first.zones) {
     const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
     if (own.length !== 1) continue;
     const ref = own[0]!.ref;
     names[z.zone.zoneId] = ref.configAddress.slice("cloudflare_ruleset.".length);
     if (ref.address !== ref.configAddress) instances[z.zone.zoneId] = ref.address;
+    else if (repeated(ws, ref.address)) {
+      unkeyed.push(
+        `${ref.file ?? "?"}${ref.line !== null ? `:${ref.line}` : ""}: ${ref.configAddress} (zone ${z.zone.zoneId}) has count or for_each whose instances are not known offline, so the instance to import into is not known: give its variables (--var-file, --var) or write the resource without count/for_each, then run apply again`,
+      );
+    }
   }
+  if (unkeyed.length) throw new ApplyRefusedError(unkeyed);
   const analysis = first.zones.some((z) => names[z.zone.zoneId] !== undefined && names[z.zone.zoneId] !== z.rulesetResourceName)
     ? analyze(ws.domain, { ...completed, rulesetResourceNames: names })
     : first;
@@ -144,6 +153,12 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const migration = await planMigration(ws, analysis, list, instances);
   migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
+}
+
+/** The root-module resource at `address` is written with count or for_each. */
+function repeated(ws: Workspace, address: string): boolean {
+  const body = ws.resources.find((r) => r.inConfig && r.address === address)?.configAttributes;
+  return !!body && (Object.hasOwn(body, "count") || Object.hasOwn(body, "for_each"));
 }
 
 /**

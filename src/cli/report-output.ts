@@ -41,8 +41,7 @@ export async function emitReport(
   opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>> },
 ): Promise<void> {
   // First, and whatever the format: a CI log shows stderr even when stdout goes to a SARIF file.
-  // Named like every report names files: relative to the working directory (core/report-paths.ts).
-  writeInputErrors(report.errors.map((e) => ({ ...e, file: errorPath(report, e) ?? e.file })));
+  writeReportInputErrors(report);
   const isTTY = process.stdout.isTTY === true;
   const targets = resolveOutputs(opts.formats, opts.output, opts.allowed, isTTY);
   for (const t of targets) {
@@ -53,6 +52,11 @@ export async function emitReport(
     if (t.file !== null) await writeReportFile(t.file, text);
     else await writeStdout(text);
   }
+}
+
+/** The report's input errors on stderr, named like every report names files: relative to the working directory (core/report-paths.ts). */
+export function writeReportInputErrors(report: Report): void {
+  writeInputErrors(report.errors.map((e) => ({ ...e, file: errorPath(report, e) ?? e.file })));
 }
 
 /** Each input that could not be read, as one `file:line:column: message` line on stderr. */

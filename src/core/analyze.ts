@@ -89,6 +89,11 @@ export interface AnalyzeOptions {
    * core/workspace-ruleset.ts): generated names get the workspace, and the import goes to `x[0]`.
    */
   rulesetWorkspace?: string;
+  /**
+   * Per zone, the instance suffix of the resource named by `rulesetResourceNames` when it has count or
+   * for_each (`[0]`, `["us"]`; "" for none): the import goes there, not to `x[0]` (core/extracted-instance.ts).
+   */
+  rulesetInstanceSuffixes?: Record<string, string>;
   /** The domain inventory's `forgotten` addresses (set by `analyze`). */
   forgotten?: string[];
 }
@@ -442,7 +447,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     phase1: phase1Eligibility(live),
     ruleset: built.ruleset,
     // Limited to one workspace, the resource has count: terraform imports into its instance.
-    imports: [{ to: `cloudflare_ruleset.${name}${opts.rulesetWorkspace !== undefined ? "[0]" : ""}`, id: importId }],
+    imports: [{ to: `cloudflare_ruleset.${name}${ownValue(opts.rulesetInstanceSuffixes, zoneId) ?? (opts.rulesetWorkspace !== undefined ? "[0]" : "")}`, id: importId }],
     stateRemovals: [...new Set(stateRemovals)].sort(),
   };
   const unresolved = zoneUnresolved(unresolvedItems);

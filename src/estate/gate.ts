@@ -34,7 +34,9 @@ export function rootProviderInfo(info: ProviderInfo, dir: string): ProviderInfo 
  * until the constraint is lowered to ~> 3.35; it blocks the zones). PROVIDER_UPGRADE_BLOCKED says something
  * else: the provider may still be moved past 3.35 while those resources remain (migrate first; it blocks no
  * zone). For the same instance the first includes the second, so the gate drops that instance's
- * PROVIDER_UPGRADE_BLOCKED and keeps its addresses on the PROVIDER_FEATURE_MISSING finding.
+ * PROVIDER_UPGRADE_BLOCKED and gives its addresses to a copy of the PROVIDER_FEATURE_MISSING finding.
+ * Returns the gate's provider findings (`upgrade` kept, then `versions`); neither list nor any finding in them
+ * is changed, so a report built from the same findings (scan, plan) stays as it was.
  */
 export function oneFindingPerProviderCause(upgrade: Finding[], versions: Finding[]): Finding[] {
   const key = (f: Finding) => `${f.root ?? ""}\u0000${f.workspace ?? ""}`;
@@ -42,11 +44,17 @@ export function oneFindingPerProviderCause(upgrade: Finding[], versions: Finding
   for (const f of versions) {
     if (f.code === "PROVIDER_FEATURE_MISSING" && (f.details as { construct?: string } | undefined)?.construct === "legacy resources") pinnedPast.set(key(f), f);
   }
-  return upgrade.filter((f) => {
+  const covered = new Map<Finding, string[]>();
+  const kept = upgrade.filter((f) => {
     const covering = f.code === "PROVIDER_UPGRADE_BLOCKED" ? pinnedPast.get(key(f)) : undefined;
     if (!covering) return true;
     const addresses = (f.details as { addresses?: string[] } | undefined)?.addresses;
-    if (addresses) covering.details = { ...(covering.details ?? {}), addresses };
+    if (addresses) covered.set(covering, addresses);
     return false;
   });
+  const withAddresses = versions.map((f) => {
+    const addresses = covered.get(f);
+    return addresses ? { ...f, details: { ...(f.details ?? {}), addresses } } : f;
+  });
+  return [...kept, ...withAddresses];
 }

@@ -6,7 +6,7 @@ import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
 import { isLiteralZoneId, isModuleInternalExpression, isRootZoneLookup, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { LAST_LEGACY_PROVIDER_VERSION, removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
-import { buildPlanSteps } from "./steps.js";
+import { buildPlanSteps, type RemovedBlocksOffer } from "./steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { dropConstructs } from "../terraform/cf-terraforming/fit.js";
@@ -16,6 +16,7 @@ import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES } from "../core/legacy-types.js
 import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/edit/legacy-removal.js";
 import { describeExposing, legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
 import { parseAddress } from "../core/address.js";
+import { instanceName } from "../estate/order.js";
 import { patchPath } from "../core/patch-base.js";
 import { legacyResourceSet } from "../core/resource-match.js";
 import { gitApplyCommand } from "./steps.js";
@@ -62,6 +63,8 @@ export interface AssembledPlan {
   /** null when the root's Terraform may be older than 1.5 (no import {} blocks). */
   importsTf: string | null;
   removedTf: string | null;
+  /** Step 5's note offering removed.tf, while it is offered (withdrawRemovedBlocks takes both away). */
+  removedOffer: RemovedBlocksOffer | null;
   legacyPatch: string;
   overridesPatch: string;
   artifactList: { file: string; purpose: string }[];
@@ -149,7 +152,8 @@ export async function assemblePlan(input: {
   const constraintStep = pinnedWithoutLegacy ? LOWER_CONSTRAINT_STEP : raiseFirst ? RAISE_CONSTRAINT_STEP : null;
   const zoneRulesets =
     input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy, gate)));
-  const rulesetTf = zoneRulesets.join("\n");
+  // An instance that plans no ruleset (it only feeds a zone another root holds): a ruleset.tf that says so.
+  const rulesetTf = input.rulesetHcl === false || analysis.zones.length > 0 ? zoneRulesets.join("\n") : emptyRulesetFile(input.fedZones ?? []);
   const importsTf = versionFit.importBlocks && importCount > 0 ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;
   // One removed {} per resource (it covers every instance of it); data sources have no removed {}.
   const removedFrom = legacyResources.filter((a) => {
@@ -158,7 +162,7 @@ export async function assemblePlan(input: {
   });
   const removedTf = removedBlocksOffered && removedFrom.length ? emitRemovedBlocks(removedFrom) : null;
 
-  const steps = buildPlanSteps({
+  const { steps, removedOffer } = buildPlanSteps({
     zones: analysis.zones,
     stateRemovals,
     overrides: analysis.zones.flatMap((z) => z.inventory.overrides.map((o) => ({ address: o.ref.address, configAddress: o.ref.configAddress, zoneId: o.ref.zoneId, inConfig: o.ref.inConfig }))),
@@ -177,6 +181,7 @@ export async function assemblePlan(input: {
     stateKnown: ws.stateKnown,
     artifacts: { patch: ARTIFACTS.patch, imports: ARTIFACTS.imports, removed: ARTIFACTS.removed, script: ARTIFACTS.script },
     importBlocks: { offered: importsTf !== null, reason: versionFit.importReason },
+    fedZones: (input.fedZones ?? []).filter((z) => z.zone.rulesetIn).map((z) => ({ zoneId: z.zone.zoneId, rulesetIn: instanceName(z.zone.rulesetIn!) })),
   });
   if (overridesPatch) steps[0]!.commands.unshift(gitApplyCommand(base.fromRoot, ARTIFACTS.overridesPatch));
   if (raiseFirst) {
@@ -192,12 +197,14 @@ export async function assemblePlan(input: {
     {
       file: ARTIFACTS.ruleset,
       purpose:
-        gate === null
+        analysis.zones.length === 0
+          ? "no resource: this root plans no entry point ruleset, so step 2 has nothing to copy"
+          : gate === null
           ? `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} (step 2): copy into the root module`
           : `the zone entry point ruleset${analysis.zones.length === 1 ? "" : "s"} of workspace ${gate} only (count on terraform.workspace; step 2): copy into the root module as ${rulesetCopyFile(gate)}, next to the other workspaces' files`,
     },
     ...(importsTf !== null ? [{ file: ARTIFACTS.imports, purpose: "import {} blocks (step 3, Terraform 1.5+, root module only)" }] : []),
-    ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35" }] : []),
+    ...(removedTf ? [{ file: ARTIFACTS.removed, purpose: "removed {} blocks: the alternative to step 5 while the lock pins provider <= 3.35; it deletes the legacy blocks for every workspace of this root, so run `bash migrate.sh --check-removed` first" }] : []),
     { file: ARTIFACTS.script, purpose: "steps 3 to 7 as a script (dry run first, asks before state rm unless --yes; TF=tofu for OpenTofu)" },
     ...(overridesPatch ? [{ file: ARTIFACTS.overridesPatch, purpose: "step 0: removes the URI-based override blocks (and the outputs and locals that only expose them); apply it, then `terraform apply` deletes them" }] : []),
     ...(legacyPatch ? [{ file: ARTIFACTS.patch, purpose: "step 6: removes exactly the legacy blocks and the outputs and locals that only expose them, nothing else" }] : []),
@@ -216,6 +223,7 @@ export async function assemblePlan(input: {
     rulesetTf,
     importsTf,
     removedTf,
+    removedOffer,
     legacyPatch,
     overridesPatch,
     artifactList,
@@ -226,6 +234,12 @@ export async function assemblePlan(input: {
     constraintStep,
     rulesetWorkspace: gate,
   };
+}
+
+/** ruleset.tf of an instance that plans no ruleset: comments only, so a copy of it declares nothing. */
+function emptyRulesetFile(fedZones: ZoneAnalysis[]): string {
+  const where = fedZones.filter((z) => z.zone.rulesetIn).map((z) => `# ${z.zone.zoneId}: its ruleset is planned in ${instanceName(z.zone.rulesetIn!)} (ZONE_SPLIT_ACROSS_ROOTS).\n`);
+  return `# No entry point ruleset in this root module: nothing to copy (PLAN.md step 2).\n${where.join("")}`;
 }
 
 /**
@@ -352,6 +366,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,
     rulesetGate: plan.rulesetWorkspace === null ? null : { workspace: plan.rulesetWorkspace, copy: rulesetCopyFile(plan.rulesetWorkspace) },
+    removedBlocks: plan.removedTf ? ARTIFACTS.removed : null,
   };
 }
 

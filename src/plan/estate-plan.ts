@@ -18,7 +18,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../terraform/versions/providers.js";
 import { assemblePlan, type AssembledPlan } from "./artifacts.js";
-import { extractedOrderFindings, matchExtracted } from "./extracted-match.js";
+import { extractedInstanceSuffixes, extractedOrderFindings, matchExtracted } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 
@@ -79,12 +79,22 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
-    return { inst, info, providerMajor, names, gate };
+    // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.
+    const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
+    return { inst, info, providerMajor, names, gate, suffixes };
   });
   const online = await analyzeEstateOnline(
     instanceInputs(estate.instances).map((one, i) => {
-      const { providerMajor, names, gate } = setups[i]!;
-      return { ...one, options: { providerMajor, ...(Object.keys(names).length ? { rulesetResourceNames: names } : {}), ...(gate !== null ? { rulesetWorkspace: gate } : {}) } };
+      const { providerMajor, names, gate, suffixes } = setups[i]!;
+      return {
+        ...one,
+        options: {
+          providerMajor,
+          ...(Object.keys(names).length ? { rulesetResourceNames: names } : {}),
+          ...(Object.keys(suffixes).length ? { rulesetInstanceSuffixes: suffixes } : {}),
+          ...(gate !== null ? { rulesetWorkspace: gate } : {}),
+        },
+      };
     }),
     { zonePlans: input.zonePlans, rulesetIds: input.rulesetIds, configRulesets: input.configRulesets, rulesetRoots: input.rulesetRoots },
     input.session ?? null,

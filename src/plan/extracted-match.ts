@@ -3,7 +3,8 @@
 import path from "node:path";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import type { Finding } from "../core/model.js";
+import { extractedInstance } from "../core/extracted-instance.js";
+import type { Finding, InputError } from "../core/model.js";
 import { inputRecord } from "../core/null-proto.js";
 import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
@@ -30,4 +31,39 @@ export function extractedOrderFindings(extracted: ExtractedRuleset[], names: Rec
       const ref = { address, configAddress: address, type: "cloudflare_ruleset", file: file.split(path.sep).join("/"), line: e.line, zoneId: zoneOf.get(e.resourceName)!, inConfig: false, inState: false };
       return skipAfterExecuteFindings({ ref, kind: "zone", phase: MANAGED_PHASE, name: null, rules: e.rules });
     });
+}
+
+/**
+ * Per zone, the instance of its extracted resource the import goes to when the resource has count or
+ * for_each (core/extracted-instance.ts). One that cannot be known offline is an input error at the resource
+ * in `file` (the plan is then incomplete: no artifact, no script), and its import keeps the bare resource
+ * address, never a guessed instance.
+ */
+export function extractedInstanceSuffixes(
+  extracted: ExtractedRuleset[],
+  names: Record<string, string>,
+  /** The instance's workspace, and whether its state says so (else `terraform.workspace` is not known offline). */
+  at: { workspace: string; workspaceKnown: boolean },
+  file: string,
+  errors: InputError[],
+): Record<string, string> {
+  const workspace = at.workspace;
+  const suffixes = inputRecord<string>();
+  for (const [zone, name] of Object.entries(names)) {
+    const e = extracted.find((x) => x.resourceName === name);
+    // Without count or for_each it keeps the default: the bare address, or `[0]` once limited to a workspace (withCount).
+    if (!e || (e.repetition.count === undefined && e.repetition.forEach === undefined)) continue;
+    const instance = extractedInstance(e.repetition, zone, at.workspaceKnown ? workspace : null);
+    if (instance.ok) suffixes[zone] = instance.suffix;
+    else {
+      suffixes[zone] = "";
+      errors.push({
+        file,
+        line: e.line,
+        column: null,
+        message: `cloudflare_ruleset.${name} (zone ${zone}, workspace ${workspace}): the instance to import into is not known: ${instance.reason}. Nothing is imported into a guessed instance: remove its count/for_each (one resource per zone), or make the instance of this zone known offline (a literal map keyed by workspace, zone_id = each.value)`,
+      });
+    }
+  }
+  return suffixes;
 }

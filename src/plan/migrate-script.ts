@@ -70,6 +70,13 @@ export interface ScriptInput {
    */
   otherCallers?: string[];
   /**
+   * The removed {} blocks file the plan offers as step 5's alternative (removed.tf), or absent/null. Its
+   * blocks go with the legacy blocks of every workspace of this root and of every root calling its module:
+   * `--check-removed` reads their states (workspace list, state list; nothing else) and says whether it may
+   * be used.
+   */
+  removedBlocks?: string | null;
+  /**
    * One migration of an estate: the root module's directory relative to the script's own (the script cds
    * there first, so it runs in its root wherever it is started from).
    */
@@ -109,10 +116,13 @@ export function renderMigrateScript(input: ScriptInput): string {
   w();
   w('TF="${TF:-terraform}"');
   w("YES=0");
+  if (input.removedBlocks) w("CHECK_REMOVED=0");
   w('for arg in "$@"; do');
   w('  case "$arg" in');
   w("    --yes | -y) YES=1 ;;");
-  w('    -h | --help) echo "usage: bash migrate.sh [--yes]"; exit 0 ;;');
+  const removedFile = input.removedBlocks ?? null;
+  if (removedFile) w("    --check-removed) CHECK_REMOVED=1 ;;");
+  w(`    -h | --help) echo ${shellQuote(`usage: bash migrate.sh [--yes]${removedFile ? ` | bash migrate.sh --check-removed (read-only: may ${removedFile} be used?)` : ""}`)}; exit 0 ;;`);
   w('    *) echo "migrate.sh: unknown argument: $arg" >&2; exit 2 ;;');
   w("  esac");
   w("done");
@@ -152,6 +162,17 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  current="$("$TF" state list)" || exit 1');
   w('  grep -qxF -- "$1" <<<"$current"');
   w("}");
+  if (input.rulesetGate && imports.length > 0) {
+    w("# Whether a file of the root module declares resource \"cloudflare_ruleset\" NAME: HCL (./*.tf) or JSON (./*.tf.json).");
+    w("declares_ruleset() {");
+    w(String.raw`  grep -qsE "^[[:space:]]*resource[[:space:]]+\"cloudflare_ruleset\"[[:space:]]+\"$1\"" ./*.tf && return 0`);
+    w("  local f");
+    w("  for f in ./*.tf.json; do");
+    w(String.raw`    [ -f "$f" ] && grep -qsF '"cloudflare_ruleset"' "$f" && grep -qsE "\"$1\"[[:space:]]*:" "$f" && return 0`);
+    w("  done");
+    w("  return 1");
+    w("}");
+  }
   w("# The resource of each `state list` line: every instance key dropped ([0], [\"k\"] with its escapes).");
   w(`resource_of() { sed -E ${shellQuote(STRIP_INSTANCE_KEYS_SED)}; }`);
   w("# The legacy resources: every block the patch deletes (with its module path) and every legacy resource");
@@ -175,6 +196,53 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('    if is_legacy_resource "$res"; then FOUND+=("$line"); fi');
   w('  done 3<<<"$current" 4< <(resource_of <<<"$current")');
   w("}");
+  // Who else holds instances of the blocks step 6 (or removed.tf) deletes: read-only, used by the step-6
+  // guard and by --check-removed.
+  const callers = input.otherCallers ?? [];
+  w("# The other workspaces of this root (HOLDERS) and of the other roots calling its module (CALLER_HOLDERS)");
+  w("# whose state holds a legacy instance of the blocks step 6 deletes, or cannot be read. Read-only.");
+  w("find_block_holders() {");
+  w("  local line ws other why cws caller res");
+  w("  HOLDERS=()");
+  w("  CALLER_HOLDERS=()");
+  w('  SELECTED="$("$TF" workspace show)" || fail "$TF workspace show failed: nothing more was changed"');
+  w('  WORKSPACES="$("$TF" workspace list)" || fail "$TF workspace list failed: nothing more was changed"');
+  w("  while IFS= read -r line; do");
+  w("    # A workspace line is `* name` or `  name`; terraform adds a note when TF_WORKSPACE is set.");
+  w('    [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
+  w('    ws="${BASH_REMATCH[1]}"');
+  w('    [ "$ws" != "$SELECTED" ] || continue');
+  w('    if ! other="$(TF_WORKSPACE="$ws" "$TF" state list 2>/dev/null)"; then');
+  w("      # A workspace that was never applied has no state: it holds nothing.");
+  w('      why="$(TF_WORKSPACE="$ws" "$TF" state list 2>&1 >/dev/null || true)"');
+  w('      grep -q "No state file was found" <<<"$why" && continue');
+  w('      HOLDERS+=("$ws (its state cannot be read)"); continue');
+  w("    fi");
+  w('    [ -n "$other" ] || continue');
+  w('    while IFS= read -r res; do');
+  w('      if is_legacy_resource "$res"; then HOLDERS+=("$ws"); break; fi');
+  w('    done < <(resource_of <<<"$other")');
+  w('  done <<<"$WORKSPACES"');
+  if (callers.length) {
+    w("  # Other root modules call a module whose blocks step 6 deletes: their states lose the blocks too, so a");
+    w("  # legacy WAF instance in any of their workspaces (or a state that cannot be read) keeps the blocks.");
+    w(`  for caller in ${callers.map(shellQuote).join(" ")}; do`);
+    w('    if ! cws="$(env -u TF_WORKSPACE "$TF" -chdir="$caller" workspace list 2>/dev/null)"; then');
+    w('      CALLER_HOLDERS+=("$caller (its workspaces cannot be read: run $TF init there)"); continue');
+    w("    fi");
+    w("    while IFS= read -r line; do");
+    w('      [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
+    w('      ws="${BASH_REMATCH[1]}"');
+    w('      if ! other="$(TF_WORKSPACE="$ws" "$TF" -chdir="$caller" state list 2>/dev/null)"; then');
+    w('        why="$(TF_WORKSPACE="$ws" "$TF" -chdir="$caller" state list 2>&1 >/dev/null || true)"');
+    w('        grep -q "No state file was found" <<<"$why" && continue');
+    w('        CALLER_HOLDERS+=("$caller workspace $ws (its state cannot be read)"); continue');
+    w("      fi");
+    w("      if grep -qE '(^|\\.)cloudflare_waf_(package|group|rule|override)\\.' <<<\"$other\"; then CALLER_HOLDERS+=(\"$caller (workspace $ws)\"); fi");
+    w('    done <<<"$cws"');
+    w("  done");
+  }
+  w("}");
   w("# The patches' paths are relative to PATCH_DIR. git is run there and kept from looking above it for a");
   w("# repository: inside a repository's subdirectory git would prefix every path with that subdirectory,");
   w("# and an --include pattern would then silently match nothing.");
@@ -186,6 +254,24 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("  else echo conflict; fi");
   w("}");
   w();
+  if (removedFile) {
+    // removed.tf deletes the legacy blocks for every state that has them: known only here, at run time.
+    w(`# --check-removed: may ${removedFile} (PLAN.md step 5's alternative) be used? Its removed {} blocks go in with the`);
+    w("# legacy blocks deleted, for every workspace of this root (and every root calling its module) at once.");
+    w('if [ "$CHECK_REMOVED" = 1 ]; then');
+    w("  find_block_holders");
+    w('  if [ "${#HOLDERS[@]}" -gt 0 ] || [ "${#CALLER_HOLDERS[@]}" -gt 0 ]; then');
+    // `${A[@]+"${A[@]}"}`: an empty array under `set -u` (bash before 4.4 calls it unbound).
+    w('    for h in ${HOLDERS[@]+"${HOLDERS[@]}"}; do echo "  workspace $h of this root"; done');
+    w('    for h in ${CALLER_HOLDERS[@]+"${CALLER_HOLDERS[@]}"}; do echo "  $h"; done');
+    w(`    echo ${shellQuote(`migrate.sh: do not use ${removedFile}: the state(s) above hold legacy instances of the same blocks (or cannot be read), and applying it deletes those blocks for them too, so their next apply would destroy those instances, resetting their live WAF. Use step 5's state rm (bash migrate.sh, which keeps the blocks until they have migrated). Nothing was changed`)} >&2`);
+    w("    exit 1");
+    w("  fi");
+    w(`  echo ${shellQuote(`no other workspace of this root (nor another root calling its module) holds legacy instances of these blocks: ${removedFile} may be used (PLAN.md step 5). Nothing was changed`)}`);
+    w("  exit 0");
+    w("fi");
+    w();
+  }
 
   w('step "0: checks before any change"');
   w('command -v git >/dev/null 2>&1 || fail "git is not installed: it applies the patches. Nothing was changed"');
@@ -235,7 +321,7 @@ export function renderMigrateScript(input: ScriptInput): string {
     for (const z of input.zones) {
       for (const imp of z.zone.imports) {
         const name = imp.to.replace(/^cloudflare_ruleset\./, "").replace(/\[.*$/, "");
-        w(`if ! in_state ${shellQuote(imp.to)} && ! grep -qsE ${shellQuote(`^[[:space:]]*resource[[:space:]]+"cloudflare_ruleset"[[:space:]]+"${name}"`)} ./*.tf; then`);
+        w(`if ! in_state ${shellQuote(imp.to)} && ! declares_ruleset ${shellQuote(name)}; then`);
         w(`  fail ${shellQuote(`the root module declares no cloudflare_ruleset.${name} (workspace ${gate.workspace}): copy ruleset.tf to ./${gate.copy} first (PLAN.md step 2; every workspace of this root has its own file, never one over another). Nothing was changed`)}`);
         w("fi");
       }
@@ -257,6 +343,7 @@ export function renderMigrateScript(input: ScriptInput): string {
   // blocks; only the import moves), as `cf-waf-migrate apply` does (src/apply/deferred-import.ts).
   const importAndCheck = () => {
     w('step "3: import the entry point ruleset"');
+    if (imports.length === 0) w(`echo ${shellQuote("nothing to import here: this root module plans no entry point ruleset (PLAN.md step 2)")}`);
     for (const imp of imports) {
       if (imp.id.includes(RULESET_ID_PLACEHOLDER) || imp.id.includes("${")) {
         w(`echo ${shellQuote(`migrate.sh: the import id ${importIdForText(imp.id, zoneOf(imp.to))} is incomplete: re-run cf-waf-migrate plan with --ruleset-id (and --state, so the zone id is read from state)`)} >&2`);
@@ -312,45 +399,8 @@ export function renderMigrateScript(input: ScriptInput): string {
   w("# Other workspaces of this root instantiate the same blocks: deleting them while one still holds legacy");
   w("# instances would make that workspace's next apply destroy them, resetting its live WAF.");
   w('if [ "${REMOVE_SHARED_BLOCKS:-0}" != 1 ]; then');
-  w("  HOLDERS=()");
-  w('  SELECTED="$("$TF" workspace show)" || fail "$TF workspace show failed: nothing more was changed"');
-  w('  WORKSPACES="$("$TF" workspace list)" || fail "$TF workspace list failed: nothing more was changed"');
-  w("  while IFS= read -r line; do");
-  w("    # A workspace line is `* name` or `  name`; terraform adds a note when TF_WORKSPACE is set.");
-  w('    [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
-  w('    ws="${BASH_REMATCH[1]}"');
-  w('    [ "$ws" != "$SELECTED" ] || continue');
-  w('    if ! other="$(TF_WORKSPACE="$ws" "$TF" state list 2>/dev/null)"; then');
-  w("      # A workspace that was never applied has no state: it holds nothing.");
-  w('      why="$(TF_WORKSPACE="$ws" "$TF" state list 2>&1 >/dev/null || true)"');
-  w('      grep -q "No state file was found" <<<"$why" && continue');
-  w('      HOLDERS+=("$ws (its state cannot be read)"); continue');
-  w("    fi");
-  w('    [ -n "$other" ] || continue');
-  w('    while IFS= read -r res; do');
-  w('      if is_legacy_resource "$res"; then HOLDERS+=("$ws"); break; fi');
-  w('    done < <(resource_of <<<"$other")');
-  w('  done <<<"$WORKSPACES"');
-  const callers = input.otherCallers ?? [];
+  w("  find_block_holders");
   if (callers.length) {
-    w("  # Other root modules call a module whose blocks step 6 deletes: their states lose the blocks too, so a");
-    w("  # legacy WAF instance in any of their workspaces (or a state that cannot be read) keeps the blocks.");
-    w("  CALLER_HOLDERS=()");
-    w(`  for caller in ${callers.map(shellQuote).join(" ")}; do`);
-    w('    if ! cws="$(env -u TF_WORKSPACE "$TF" -chdir="$caller" workspace list 2>/dev/null)"; then');
-    w('      CALLER_HOLDERS+=("$caller (its workspaces cannot be read: run $TF init there)"); continue');
-    w("    fi");
-    w("    while IFS= read -r line; do");
-    w('      [[ "$line" =~ ^[*\\ ]\\ ([A-Za-z0-9_-]+)$ ]] || continue');
-    w('      ws="${BASH_REMATCH[1]}"');
-    w('      if ! other="$(TF_WORKSPACE="$ws" "$TF" -chdir="$caller" state list 2>/dev/null)"; then');
-    w('        why="$(TF_WORKSPACE="$ws" "$TF" -chdir="$caller" state list 2>&1 >/dev/null || true)"');
-    w('        grep -q "No state file was found" <<<"$why" && continue');
-    w('        CALLER_HOLDERS+=("$caller workspace $ws (its state cannot be read)"); continue');
-    w("      fi");
-    w("      if grep -qE '(^|\\.)cloudflare_waf_(package|group|rule|override)\\.' <<<\"$other\"; then CALLER_HOLDERS+=(\"$caller (workspace $ws)\"); fi");
-    w('    done <<<"$cws"');
-    w("  done");
     w('  if [ "${#CALLER_HOLDERS[@]}" -gt 0 ]; then');
     w('    printf "  %s\\n" "${CALLER_HOLDERS[@]}"');
     w('    echo "stopping before step 6: the root module(s) above call the module whose legacy blocks step 6 deletes and still hold legacy instances (or cannot be read); deleting the blocks now would make their next apply destroy them, resetting their live WAF. Migrate them first, then run this script again; REMOVE_SHARED_BLOCKS=1 deletes the blocks anyway. Do not apply this root meanwhile: its plan shows the kept blocks to be created"');

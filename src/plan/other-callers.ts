@@ -5,7 +5,6 @@
 import path from "node:path";
 import { callersOf } from "../estate/module-callers.js";
 import { ARTIFACTS, type AssembledPlan } from "./artifacts.js";
-import { removedBlocksNote } from "./steps.js";
 
 /** Other root modules calling a module whose file step 6 edits, relative to `rootDir`, sorted. */
 export async function otherCallersOfPlan(rootDir: string, plan: Pick<AssembledPlan, "legacyPatchFiles" | "patchDir">): Promise<string[]> {
@@ -28,15 +27,17 @@ export function otherCallersNote(callers: readonly string[]): string {
  * zones' WAF). Step 5 then says why, and the state rm commands (and migrate.sh, which keeps the blocks until
  * the others have migrated) are the way.
  */
-export function withdrawRemovedBlocks(plan: Pick<AssembledPlan, "removedTf" | "artifactList" | "steps">, callers: readonly string[]): void {
+export function withdrawRemovedBlocks(plan: Pick<AssembledPlan, "removedTf" | "artifactList" | "removedOffer">, callers: readonly string[]): void {
   if (plan.removedTf === null || callers.length === 0) return;
   plan.removedTf = null;
   plan.artifactList = plan.artifactList.filter((a) => a.file !== ARTIFACTS.removed);
-  const step5 = plan.steps.find((s) => s.number === 5);
-  if (!step5) return;
-  const offer = removedBlocksNote(ARTIFACTS.removed);
-  step5.notes = [
-    ...(step5.notes ?? []).filter((n) => n !== offer),
+  const offer = plan.removedOffer;
+  plan.removedOffer = null;
+  if (!offer) return;
+  // The offer's note, found by where step 5 put it, gives way to why there is none.
+  const notes = offer.step.notes ?? [];
+  offer.step.notes = [
+    ...notes.filter((_, i) => i !== offer.note),
     `no ${ARTIFACTS.removed}: removed {} blocks only apply once the legacy blocks are gone from the module, which ${callers.join(", ")} also ${callers.length === 1 ? "uses" : "use"}: use the state rm commands above (migrate.sh keeps the blocks until ${callers.length === 1 ? "it has" : "they have"} migrated)`,
   ];
 }

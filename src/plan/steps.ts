@@ -50,22 +50,40 @@ export interface PlanInput {
   artifacts: { patch: string; imports: string; removed: string; script: string };
   /** Whether imports.tf is offered (required_version admits only Terraform >= 1.5), and why; offered when absent. */
   importBlocks?: { offered: boolean; reason: string };
+  /**
+   * Zones whose one ruleset another root or workspace of the estate holds (ZONE_SPLIT_ACROSS_ROOTS), with
+   * where: this instance only feeds them, so steps 1 and 2 have nothing to do for them.
+   */
+  fedZones?: { zoneId: string; rulesetIn: string }[];
 }
 
 /** The binary in commands a person copies; migrate.sh substitutes `$TF` so `TF=tofu` works. */
 export const TF = "terraform";
 
-export function buildPlanSteps(input: PlanInput): PlanStep[] {
-  return [
-    step0Preconditions(input),
-    step1Generate(input),
-    step2KeepManagedPhase(input),
-    step3Import(input),
-    step4Plan(),
-    step5StateRemoval(input),
-    step6DeleteBlocks(input),
-    step7Verify(input),
-  ];
+/**
+ * Where step 5 offers the `removed {}` blocks: its step and the index of that note in its notes, so that the
+ * offer can be withdrawn (other-callers.ts) by position, never by comparing the note's text.
+ */
+export interface RemovedBlocksOffer {
+  step: PlanStep;
+  note: number;
+}
+
+export function buildPlanSteps(input: PlanInput): { steps: PlanStep[]; removedOffer: RemovedBlocksOffer | null } {
+  const step5 = step5StateRemoval(input);
+  return {
+    steps: [
+      step0Preconditions(input),
+      step1Generate(input),
+      step2KeepManagedPhase(input),
+      step3Import(input),
+      step4Plan(),
+      step5.step,
+      step6DeleteBlocks(input),
+      step7Verify(input),
+    ],
+    removedOffer: step5.offer === null ? null : { step: step5.step, note: step5.offer },
+  };
 }
 
 function step0Preconditions(input: PlanInput): PlanStep {
@@ -97,7 +115,18 @@ function step0Preconditions(input: PlanInput): PlanStep {
   return { number: 0, title: "Preconditions: delete URI-based overrides, then migrate each zone in the service", commands, notes };
 }
 
+/** Step 1 or 2 of an instance that plans no ruleset: nothing to generate or copy, and why (null when it plans one). */
+function nothingToCopy(input: PlanInput): string[] | null {
+  if (input.zones.length > 0) return null;
+  const fed = input.fedZones ?? [];
+  return fed.length
+    ? fed.map((f) => `${f.zoneId}: its one ${MANAGED_PHASE} ruleset is planned in ${f.rulesetIn} (ZONE_SPLIT_ACROSS_ROOTS): nothing to generate or copy here, and ${input.rulesetFile} holds no resource`)
+    : [`no zone of this root gets an entry point ruleset here: nothing to generate or copy, and ${input.rulesetFile} holds no resource`];
+}
+
 function step1Generate(input: PlanInput): PlanStep {
+  const nothing = nothingToCopy(input);
+  if (nothing) return { number: 1, title: "Generate the zone's ruleset configuration", commands: [], notes: nothing };
   const commands = input.zones.map((z) => withZoneComment(`cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z)}.tf`, z));
   return {
     number: 1,
@@ -115,6 +144,8 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
   const copy = input.rulesetCopy ?? `cf-waf-migrate-${input.rulesetFile}`;
   const commands = [`cp ${shellQuote(`${input.outDir ?? "<out-dir>"}/${input.rulesetFile}`)} ./${copy}`];
   const ws = input.rulesetWorkspace ?? null;
+  const nothing = nothingToCopy(input);
+  if (nothing) return { number: 2, title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`, commands: [], notes: nothing };
   return {
     number: 2,
     title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`,
@@ -124,7 +155,8 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
         ? `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource kept from ${from.file}; the zone's other rulesets stay out of this migration`
         : `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource; with cf-terraforming's output, pass it as --from-cf-terraforming FILE to keep just that resource`,
       `a zone has one ${MANAGED_PHASE} entry point: keep exactly one cloudflare_ruleset for it, and note its resource address for the import`,
-      ...input.zones.map((z) => `${zoneLabel(z)}: cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`),
+      // The address step 3 imports into (an instance of a kept resource with count or for_each included).
+      ...input.zones.map((z) => `${zoneLabel(z)}: ${z.zone.imports[0]?.to ?? `cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`}`),
       ...(ws === null
         ? []
         : [
@@ -174,7 +206,7 @@ function step4Plan(): PlanStep {
   };
 }
 
-function step5StateRemoval(input: PlanInput): PlanStep {
+function step5StateRemoval(input: PlanInput): { step: PlanStep; offer: number | null } {
   const notes: string[] = [];
   const commands: string[] = [];
   if (input.stateRemovals.length) {
@@ -203,8 +235,8 @@ function step5StateRemoval(input: PlanInput): PlanStep {
     );
   }
   notes.push("read the dry run's \"Would remove\" lines before running the real removal; terraform writes a backup of the state");
-  if (input.removedBlocksOffered) notes.push(removedBlocksNote(input.artifacts.removed));
-  return { number: 5, title: "Remove the legacy package, group and rule resources from state (dry run first)", commands, notes };
+  const offer = input.removedBlocksOffered ? notes.push(removedBlocksNote(input.artifacts.removed)) - 1 : null;
+  return { step: { number: 5, title: "Remove the legacy package, group and rule resources from state (dry run first)", commands, notes }, offer };
 }
 
 function step6DeleteBlocks(input: PlanInput): PlanStep {
@@ -282,5 +314,5 @@ function zoneSlug(z: ZoneAnalysis): string {
 
 /** Step 5's note offering `removed {}` blocks instead of `state rm` (Terraform 1.7+, a lock <= 3.35). */
 export function removedBlocksNote(file: string): string {
-  return `alternative while the lock still pins a provider with the legacy schema (<= 3.35) and Terraform >= 1.7: apply the removed {} blocks in ${file} with \`terraform apply -refresh=false\` (it needs the provider to read the resources, which the retired API may refuse). A removed {} block is refused while its resource block is configured, so the legacy blocks go in the same change: only when no other workspace of this root still holds their instances (migrate.sh checks that before step 6; this path does not)`;
+  return `alternative while the lock still pins a provider with the legacy schema (<= 3.35) and Terraform >= 1.7: apply the removed {} blocks in ${file} with \`terraform apply -refresh=false\` (it needs the provider to read the resources, which the retired API may refuse). A removed {} block is refused while its resource block is configured, so the legacy blocks go in the same change, and that deletes them for every workspace of this root: only when no other workspace still holds their instances, which only \`terraform workspace list\` and their states tell. Run \`bash migrate.sh --check-removed\` first (read-only; exit 0: ${file} may be used, 1: it names the workspaces that hold them); migrate.sh itself checks the same before step 6, this path does not`;
 }

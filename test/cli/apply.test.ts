@@ -276,6 +276,18 @@ describe("cf-waf-migrate apply", () => {
     expect(calls(other).some((c) => c[0] === "import" || (c[0] === "state" && c[1] === "rm"))).toBe(false);
   });
 
+  it("a ruleset whose for_each is not known offline is refused at its line before any change, never imported into the bare address", async () => {
+    const work = await prepareWork();
+    const file = path.join(work.dir, "ruleset.tf");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^(resource "cloudflare_ruleset" "[^"]+" \{\n)/gm, "$1  for_each = var.zones\n\n") + 'variable "zones" {\n  type = map(string)\n}\n');
+    const before = snapshot(work.dir);
+    const r = await apply(work, [...IDS, "--yes"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`ruleset\\.tf:\\d+: ${SHOP_RULESET.replace(/\./g, "\\.")} \\(zone ${SHOP}\\) has count or for_each whose instances are not known offline`));
+    expect(calls(work).some((c) => c[0] === "import" || (c[0] === "state" && c[1] === "rm"))).toBe(false);
+    expect(snapshot(work.dir)).toEqual(before);
+  });
+
   it("the plan check stops on changes (exit 1, nothing removed) unless --accept-changes; final plan exit 2 → exit 1", async () => {
     const work = await prepareWork();
     const before = snapshot(work.dir);

@@ -1,7 +1,7 @@
 // --from-cf-terraforming over several instances: a resource whose zone_id names a zone serves that zone
 // only. With one resource and one zone per instance, it was taken for every instance's zone, whatever
 // zone_id it had (testdata/estate's live/staging: workspaces eu and us, each its own zone).
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
@@ -24,4 +24,61 @@ describe("plan --from-cf-terraforming over two workspaces", () => {
     expect(eu).not.toContain(US);
     expect(readFileSync(path.join(root, "out/_root/us/ruleset.tf"), "utf8")).toContain(`resource "cloudflare_ruleset" "terraform_managed_resource_abc"`);
   });
+
+  // A kept resource that already has for_each (one resource for both workspaces' zones) was imported into
+  // `x[0]`, an instance a for_each resource does not have: terraform refuses it, or imports the wrong one.
+  const forEachResource = (forEach: string) =>
+    `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  for_each = ${forEach}\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = each.value\n}\n`;
+
+  function staging(cft: string) {
+    const top = tempDir("cfwm-cft-for-each-");
+    cpSync(path.join(TESTDATA, "estate/live/staging"), path.join(top, "live/staging"), { recursive: true });
+    cpSync(path.join(TESTDATA, "estate/modules"), path.join(top, "modules"), { recursive: true });
+    writeFileSync(path.join(top, "cft.tf"), cft);
+    return path.join(top, "live/staging");
+  }
+
+  it("a resource with for_each keyed by workspace is imported into the key of this workspace's zone (imports.tf, PLAN.md, migrate.sh)", async () => {
+    const root = staging(forEachResource(`{\n    eu = "1b2c3d4e5f60718293a4b5c6d7e8f901"\n    us = "${US}"\n  }`));
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--from-cf-terraforming", "../../cft.tf", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const to = 'cloudflare_ruleset.terraform_managed_resource_abc["us"]';
+    expect(JSON.parse(r.stdout).zones[0].imports[0].to).toBe(to);
+    expect(readFileSync(path.join(root, "out/imports.tf"), "utf8")).toContain(`to = ${to}`);
+    const planMd = readFileSync(path.join(root, "out/PLAN.md"), "utf8");
+    expect(planMd).toContain(`${US}: ${to}`);
+    expect(planMd).not.toContain("terraform_managed_resource_abc[0]");
+    const script = readFileSync(path.join(root, "out/migrate.sh"), "utf8");
+    expect(script).toContain(`in_state '${to}'`);
+    expect(script).not.toContain("terraform_managed_resource_abc[0]");
+  });
+
+  it("a resource whose for_each is not known offline: refused at the resource, nothing written, exit 2, no script", async () => {
+    const root = staging(forEachResource("var.zones"));
+    const args = ["plan", ".", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--from-cf-terraforming", "../../cft.tf"];
+    const r = await runCli([...args, "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode).toBe(2);
+    expect(existsSync(path.join(root, "out"))).toBe(false);
+    const error = JSON.parse(r.stdout).errors.find((e: { file: string }) => e.file === "../../cft.tf");
+    expect(error).toMatchObject({ line: 1 });
+    expect(error.message).toContain("the instance to import into is not known: its for_each is not known offline (var.zones");
+    const shell = await runCli([...args, "--format", "shell", "--quiet"], { cwd: root });
+    expect(shell.exitCode).toBe(2);
+    expect(shell.stdout).not.toContain("terraform import");
+  });
+
+  it("count on terraform.workspace: [0] where the state says the workspace, refused where it is only assumed", async () => {
+    const count = `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  count = terraform.workspace == "us" ? 1 : 0\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = "${US}"\n}\n`;
+    const root = staging(count);
+    const known = await runCli(["plan", ".", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--from-cf-terraforming", "../../cft.tf", "--format", "json", "--quiet"], { cwd: root });
+    expect(known.exitCode, known.stderr).toBe(0);
+    expect(JSON.parse(known.stdout).zones[0].imports[0].to).toBe("cloudflare_ruleset.terraform_managed_resource_abc[0]");
+    // The same state saved elsewhere (`terraform state pull > us.tfstate`): its workspace is not known offline.
+    const saved = path.join(tempDir("cfwm-cft-saved-"), "us.tfstate");
+    cpSync(path.join(root, "terraform.tfstate.d/us/terraform.tfstate"), saved);
+    const assumed = await runCli(["plan", ".", "--state", `.=${saved}`, "--from-cf-terraforming", "../../cft.tf", "--format", "json", "--quiet"], { cwd: root });
+    expect(assumed.exitCode).toBe(2);
+    expect(JSON.parse(assumed.stdout).errors.map((e: { message: string }) => e.message).join("\n")).toContain("its count is not known offline (terraform.workspace is not known offline");
+  });
 });
+

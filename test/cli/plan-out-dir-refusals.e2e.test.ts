@@ -43,7 +43,26 @@ describe("plan --out-dir writes nothing when the run exits 2", () => {
     const r = await runCli(["plan", tree, "--state", path.join(tree, "terraform.tfstate"), "--var", "environment=staging", "--format", "shell"]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("--format shell: no migrate.sh is printed: 1 input error (above) makes the plan incomplete");
+    expect(r.stderr).toContain("--format shell: no migrate.sh is printed and nothing is written: 1 input error (above) makes the plan incomplete");
+  });
+
+  // The refusal came from inside the shell renderer: a report file named before it (--format json=FILE) was
+  // already written, one named after it was not, and the --out-dir notice never came.
+  it.each([
+    ["a report file named before it", ["--format", "json=REPORT", "--format", "shell"]],
+    ["a report file named after it", ["--format", "shell", "--format", "text=REPORT"]],
+    ["--out-dir with it", ["--format", "shell", "--format", "markdown=REPORT", "--out-dir", "OUT"]],
+  ])("--format shell over that tree is refused before any output: %s", async (_what, formats) => {
+    const tree = brokenTree();
+    const dir = tempDir();
+    const report = path.join(dir, "report.out");
+    const out = path.join(dir, "migration");
+    const r = await runCli(["plan", tree, "--state", path.join(tree, "terraform.tfstate"), "--var", "environment=staging", ...formats.map((a) => a.replace("REPORT", report).replace("OUT", out))]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^cf-waf-migrate: error: .*xss\.tf:4:\d+: .*\ncf-waf-migrate: --format shell: no migrate\.sh is printed and nothing is written: 1 input error \(above\) makes the plan incomplete; fix it and run plan again\n?$/);
+    expect(existsSync(report)).toBe(false);
+    expect(existsSync(out)).toBe(false);
   });
 
   it("an unreadable --config-json: no artifact", async () => {

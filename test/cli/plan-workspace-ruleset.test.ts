@@ -43,7 +43,7 @@ describe("plan --out-dir: one workspace's ruleset per file, limited to that work
     expect(report.zones.map((z: { imports: { to: string }[] }) => z.imports[0]!.to)).toEqual(["cloudflare_ruleset.terraform_managed_resource_abc[0]"]);
   });
 
-  it("two workspaces sharing a zone: one ruleset, in one of them and limited to it (ZONE_SPLIT_ACROSS_ROOTS); the other's ruleset.tf is empty", async () => {
+  it("two workspaces sharing a zone: one ruleset, in one of them and limited to it (ZONE_SPLIT_ACROSS_ROOTS); the other has nothing to copy", async () => {
     const root = staging();
     const usState = path.join(root, "terraform.tfstate.d/us/terraform.tfstate");
     writeFileSync(usState, readFileSync(usState, "utf8").replaceAll(US, EU));
@@ -52,7 +52,10 @@ describe("plan --out-dir: one workspace's ruleset per file, limited to that work
     const report = JSON.parse(r.stdout);
     expect(report.findings.filter((f: { code: string }) => f.code === "ZONE_SPLIT_ACROSS_ROOTS").map((f: { workspace: string }) => f.workspace)).toEqual(["eu"]);
     expect(read(root, "out/_root/eu/ruleset.tf")).toContain(`resource "cloudflare_ruleset" "waf_managed_${EU.slice(0, 8)}_eu" {\n  count = terraform.workspace == "eu" ? 1 : 0\n`);
-    expect(read(root, "out/_root/us/ruleset.tf")).toBe("");
+    // us only feeds eu's ruleset: nothing to copy, and its ruleset.tf declares nothing.
+    expect(read(root, "out/_root/us/ruleset.tf")).toBe(`# No entry point ruleset in this root module: nothing to copy (PLAN.md step 2).\n# ${EU}: its ruleset is planned in . (workspace eu) (ZONE_SPLIT_ACROSS_ROOTS).\n`);
+    expect(read(root, "out/_root/us/PLAN.md")).not.toContain("cf-waf-migrate-ruleset-us.tf");
+    expect(read(root, "out/_root/us/migrate.sh")).not.toContain("declares_ruleset");
     expect(read(root, "out/_root/us/PLAN.md")).not.toContain("terraform import '");
   });
 

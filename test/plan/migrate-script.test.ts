@@ -1,8 +1,12 @@
 // migrate.sh's shape: every check comes before the first change, step 5 before step 6, and step 6's
 // fresh state list before its git apply. (Its behaviour runs for real in test/e2e/realworld.e2e.test.ts.)
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { legacyLeftInState, stateRmStep, type ApplyContext, type Migration } from "../../src/apply/index.js";
 import { renderMigrateScript } from "../../src/plan/migrate-script.js";
+import { tempDir } from "../support/workdir.js";
 
 const script = renderMigrateScript({
   version: "0.0.0",
@@ -151,5 +155,41 @@ describe("migrate.sh checks that the live state is the one the plan read", () =>
     const s = renderMigrateScript({ ...base, plannedState: { ...planned, lineages: [] } });
     expect(s).toContain('[ -n "${TF_WORKSPACE:-}" ] || fail');
     expect(s).not.toContain("state pull");
+  });
+});
+
+describe("migrate.sh for one workspace of a root several share: the copied ruleset is found in .tf and .tf.json", () => {
+  // It only grepped ./*.tf, so a copy written as JSON (cf-waf-migrate-ruleset-eu.tf.json) was taken for a
+  // missing one and the script refused to start.
+  const zone = { zone: { zoneId: "0da42c8d2132a9ddaf714f9e7c920711", zoneName: null, imports: [{ to: "cloudflare_ruleset.waf_managed_0da42c8d_eu[0]", id: "zone/0da42c8d2132a9ddaf714f9e7c920711/6f1d2a3b4c5d6e7f8091a2b3c4d5e6f7" }] } };
+  const script = renderMigrateScript({
+    version: "0.0.0",
+    zones: [zone] as never,
+    legacyResources: ["cloudflare_waf_package.owasp"],
+    patchDir: ".",
+    legacyPatch: null,
+    overridesPatch: null,
+    rulesetGate: { workspace: "eu", copy: "cf-waf-migrate-ruleset-eu.tf" },
+  });
+  const fn = script.slice(script.indexOf("declares_ruleset() {"), script.indexOf("\n}\n", script.indexOf("declares_ruleset() {")) + 3);
+  const declares = (files: Record<string, string>) => {
+    const dir = tempDir("cfwm-declares-");
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+    return spawnSync("bash", ["-c", `set -euo pipefail\n${fn}\ndeclares_ruleset waf_managed_0da42c8d_eu`], { cwd: dir }).status;
+  };
+
+  it("uses one check for both forms before any change", () => {
+    expect(script).toContain("if ! in_state 'cloudflare_ruleset.waf_managed_0da42c8d_eu[0]' && ! declares_ruleset 'waf_managed_0da42c8d_eu'; then");
+    expect(script.indexOf("declares_ruleset 'waf")).toBeLessThan(script.indexOf('step "3: import'));
+  });
+
+  it.each([
+    ["an HCL copy", { "cf-waf-migrate-ruleset-eu.tf": 'resource "cloudflare_ruleset" "waf_managed_0da42c8d_eu" {\n  count = terraform.workspace == "eu" ? 1 : 0\n}\n' }, 0],
+    ["a JSON copy", { "cf-waf-migrate-ruleset-eu.tf.json": '{\n  "resource": {\n    "cloudflare_ruleset": {\n      "waf_managed_0da42c8d_eu": { "count": "${terraform.workspace == \\"eu\\" ? 1 : 0}" }\n    }\n  }\n}\n' }, 0],
+    ["no copy", { "main.tf": 'resource "cloudflare_waf_package" "owasp" {}\n' }, 1],
+    ["another workspace's copy only", { "cf-waf-migrate-ruleset-us.tf.json": '{"resource": {"cloudflare_ruleset": {"waf_managed_2c3d4e5f_us": {}}}}\n', "x.tf": "# waf_managed_0da42c8d_eu\n" }, 1],
+    ["no file at all", {}, 1],
+  ])("%s", (_what, files, status) => {
+    expect(declares(files)).toBe(status);
   });
 });

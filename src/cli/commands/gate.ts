@@ -72,7 +72,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
       root: relativeRoot(estate.base),
       instances: estate.instances,
       analysis,
-      extraFindings: [...oneFindingPerProviderCause(gate.findings, versions), ...versions],
+      extraFindings: oneFindingPerProviderCause(gate.findings, versions),
       errors: [...estate.errors, ...providers.errors, ...gate.errors],
     });
     decorate(report);

@@ -10,7 +10,7 @@ import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { checkReportFile, checkWritableDirectory, relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parsePairs, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
-import { emitReport, exitCodeFor } from "../report-output.js";
+import { emitReport, exitCodeFor, writeReportInputErrors } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { CliError } from "../errors.js";
 import { readServiceConfig } from "../../terraform/config/service-config.js";
@@ -118,11 +118,17 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     // Input that could not be read (or a file step 6 cannot edit) makes the plan incomplete: a legacy block
     // there would be missing from the patch and the script. Such a run exits 2 and writes no artifact at all.
     const withheld = argv["out-dir"] !== undefined && report.errors.length > 0;
+    // `--format shell` refuses such a plan before any output: no report file, no --out-dir file, no stdout.
+    const targets = resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
+    if (single && report.errors.length > 0 && targets.some((t) => t.format === "shell")) {
+      writeReportInputErrors(report);
+      throw new CliError(withheldScriptMessage(report.errors.length));
+    }
     // Every refusal before the first write: a report file that cannot be written must not follow a written --out-dir.
     const artifactsContent = argv["out-dir"] && single && !withheld ? { plan: single.plan, report, markdown: markdown(report), script: script() } : null;
     const ownFiles = new Set(artifactsContent ? artifactFiles(artifactsContent).map(([name]) => path.resolve(cwd, argv["out-dir"]!, name)) : []);
     if (argv["out-dir"] && !withheld) await checkWritableDirectory(path.resolve(cwd, argv["out-dir"]), `--out-dir ${argv["out-dir"]}`);
-    for (const t of resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true)) {
+    for (const t of targets) {
       if (t.file !== null) await checkReportFile(t.file, t.file === argv.output ? `--output ${t.file}` : `--format ${t.format}=${t.file}`, ownFiles);
     }
     if (artifactsContent) {
@@ -152,7 +158,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       output: argv.output,
       title: "plan",
       allowed: FORMATS,
-      renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => (withheldScript(report.errors.length), script()) } : {}) },
+      renderers: { markdown: (r) => markdown(r), ...(single ? { shell: () => script() } : {}) },
     });
     if (withheld) {
       const n = report.errors.length;
@@ -165,9 +171,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 };
 
 /** Like --out-dir, `--format shell` gives no migrate.sh for a plan that input errors leave incomplete. */
-function withheldScript(errors: number): void {
-  if (errors === 0) return;
-  throw new CliError(`--format shell: no migrate.sh is printed: ${errors} input error${errors === 1 ? "" : "s"} (above) make${errors === 1 ? "s" : ""} the plan incomplete; fix ${errors === 1 ? "it" : "them"} and run plan again`);
+function withheldScriptMessage(errors: number): string {
+  return `--format shell: no migrate.sh is printed and nothing is written: ${errors} input error${errors === 1 ? "" : "s"} (above) make${errors === 1 ? "s" : ""} the plan incomplete; fix ${errors === 1 ? "it" : "them"} and run plan again`;
 }
 
 /** `--format shell` prints one migrate.sh, for one root: over several instances, --out-dir writes one each. */

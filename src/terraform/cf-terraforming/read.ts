@@ -6,6 +6,7 @@ import { readRulesetRules } from "../readers/ruleset-zone.js";
 import { MANAGED_PHASE } from "../../core/mappings.js";
 import { parseConfigFile } from "../hcl/parse.js";
 import { expressionText, literalString } from "../config/values.js";
+import type { RepeatedResource } from "../../core/extracted-instance.js";
 
 export interface ExtractedRuleset {
   resourceName: string;
@@ -19,6 +20,8 @@ export interface ExtractedRuleset {
   /** The block's line in the file, and its rules in order (for RULESET_SKIP_AFTER_EXECUTE). */
   line: number;
   rules: ExistingRulesetRule[];
+  /** `count`, `for_each` and `zone_id` as hcl2json gives them: which instance the import goes to (core/extracted-instance.ts). */
+  repetition: RepeatedResource;
 }
 
 /** Construct paths of a parsed resource body: blocks are arrays of objects (hcl2json), attributes values. */
@@ -55,6 +58,7 @@ export async function extractManagedRulesets(file: string, text: string): Promis
       constructs: constructsOfBody(b),
       line: pos.line,
       rules: readRulesetRules(b.rules),
+      repetition: { count: b.count, forEach: b.for_each, zoneId: b.zone_id },
     });
   }
   if (out.length === 0) {
