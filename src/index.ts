@@ -16,6 +16,8 @@ export { parseStateArg, stateOwner, workspaceOf, type StateArg, type StateOwner 
 export { analyzeEstate, type EstateAnalysis, type EstateAnalyzeOptions, type InstanceAnalysis, type InstanceInput } from "./estate/analyze.js";
 export { buildEstateReport, instanceInputs } from "./estate/report.js";
 export { estateProviderGate } from "./estate/gate.js";
+export { gateEstate, type GateInput, type GateResult } from "./estate/gate-report.js";
+export { gateTextTail, gateVerdict } from "./render/gate-verdict.js";
 
 // Rendering a report in each format the CLI prints.
 export { renderText, type TextOptions } from "./render/text.js";

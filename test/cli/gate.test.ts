@@ -6,7 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import yargs from "yargs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { gateCommand, gateTextTail, parseTargetProvider } from "../../src/cli/commands/gate.js";
+import { gateCommand, parseTargetProvider } from "../../src/cli/commands/gate.js";
+import { gateTextTail } from "../../src/render/gate-verdict.js";
 import { CliError, EXIT_INPUT } from "../../src/cli/errors.js";
 import type { Finding, Report } from "../../src/core/model.js";
 

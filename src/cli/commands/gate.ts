@@ -2,24 +2,18 @@
 // finding is at or above --fail-on (default `error`), 2 when input could not be read, else 0. The text
 // report ends with the blocking findings and one verdict line (`GATE FAILED: …` / `gate passed: …`).
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { severityRank, tripsFailOn } from "../../core/findings.js";
-import type { FailOn, Finding, Report } from "../../core/model.js";
+import type { Report } from "../../core/model.js";
 import { formatVersion, InvalidVersionError, parseVersion } from "../../core/provider-version.js";
-import { reportPath, withLine } from "../../core/report-paths.js";
-import { makeStyle } from "../../render/style.js";
 import { renderText } from "../../render/text.js";
 import { renderHtml } from "../../render/html/index.js";
-import { collectProviderInfo } from "../../terraform/versions/providers.js";
+import { gateTextTail, gateVerdict } from "../../render/gate-verdict.js";
+import { gateEstate } from "../../estate/gate-report.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
-import { analyzeEstateOnline } from "../../estate/online.js";
-import { estateProviderGate, oneFindingPerProviderCause, rootProviderInfo } from "../../estate/gate.js";
-import { buildEstateReport, instanceInputs } from "../../estate/report.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
-import { versionFindings } from "../../plan/versions.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
 const FORMATS = ["text", "json", "markdown", "sarif", "junit", "html", "checkstyle", "compact"] as const;
@@ -53,33 +47,11 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const run = parseEstateRun(argv);
 
     const estate = await loadCliEstate(argv, process.cwd(), run);
-    const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
-    // Each instance is judged against its own root's provider constraints and lock file.
-    const providers = await collectProviderInfo(estate.tree, estate.base);
-    const gate = estateProviderGate(estate, providers, target);
-    // What plan would refuse or warn about for the versions each root pins (issue 21), before anyone runs it.
-    const versions = estate.instances.flatMap((inst, i) =>
-      versionFindings(
-        inst.ws,
-        rootProviderInfo(providers, inst.dir),
-        analysis.instances[i]!.analysis.zones.map((z) => z.zone.ruleset),
-        // A split zone's ruleset is imported in the instance that holds it, not here.
-        analysis.instances[i]!.analysis.zones.filter((z) => !z.zone.rulesetIn).length,
-      ).map((f) => Object.assign(f, { root: inst.root, workspace: inst.workspace })),
-    );
-    const report = buildEstateReport({
-      version: toolVersion(),
-      root: relativeRoot(estate.base),
-      instances: estate.instances,
-      analysis,
-      extraFindings: oneFindingPerProviderCause(gate.findings, versions),
-      errors: [...estate.errors, ...providers.errors, ...gate.errors],
-    });
-    decorate(report);
+    const { report, summaries } = await gateEstate(estate, { version: toolVersion(), root: relativeRoot(estate.base), target, zonePlans, rulesetRoots: rulesetRootsOf(argv, estate), session });
 
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
-    const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, gate.summaries, ctx.color);
-    const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, gate.summaries) });
+    const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, summaries, ctx.color);
+    const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, summaries) });
     const shown = recordShard(run, report);
     await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
     process.exitCode = exitCodeFor(shown, failOn);
@@ -98,46 +70,3 @@ export function parseTargetProvider(value: string | undefined): string | undefin
   }
 }
 
-/**
- * What the text report of `gate` ends with: the provider upgrade's status, the blocking findings, and the
- * verdict line as the very last line.
- */
-export function gateTextTail(report: Report, failOn: FailOn, summaries: string[], color = false): string {
-  const st = makeStyle(color);
-  const lines: string[] = ["", st.bold("Provider upgrade")];
-  for (const s of summaries) lines.push(`  ${s}`);
-  const blocking = report.findings.filter((f) => tripsFailOn(f.severity, failOn));
-  if (blocking.length) {
-    lines.push("");
-    lines.push(st.bold(`Blocking findings (${blocking.length}, --fail-on ${failOn})`));
-    for (const f of blocking) {
-      const where = f.file ? withLine(reportPath(report, f.file), f.line) : (f.address ?? "");
-      lines.push(`  ${st.severity(f.severity, f.severity.toUpperCase().padEnd(7))} ${f.code}  ${where}${f.address && f.file ? `  ${f.address}` : ""}`);
-    }
-  }
-  lines.push("");
-  lines.push(verdictLine(report, failOn, blocking, st));
-  return lines.join("\n") + "\n";
-}
-
-/** The gate's verdict for the HTML report: the text report's last line, and the provider upgrade's status. */
-export function gateVerdict(report: Report, failOn: FailOn, summaries: string[]): { failed: boolean; line: string; notes: string[] } {
-  const blocking = report.findings.filter((f) => tripsFailOn(f.severity, failOn));
-  return { failed: report.errors.length > 0 || blocking.length > 0, line: verdictLine(report, failOn, blocking, makeStyle(false)), notes: summaries };
-}
-
-function verdictLine(report: Report, failOn: FailOn, blocking: Finding[], st: ReturnType<typeof makeStyle>): string {
-  const n = report.errors.length;
-  if (n > 0) {
-    return st.severity("error", `GATE FAILED: ${n} input${n === 1 ? "" : "s"} could not be read or parsed (exit 2); the result is incomplete`);
-  }
-  if (blocking.length > 0) {
-    const counts = new Map<string, number>();
-    for (const f of [...blocking].sort((a, b) => severityRank(b.severity) - severityRank(a.severity))) counts.set(f.code, (counts.get(f.code) ?? 0) + 1);
-    const codes = [...counts].map(([c, k]) => (k > 1 ? `${c} x${k}` : c)).join(", ");
-    return st.severity("error", `GATE FAILED: ${blocking.length} finding${blocking.length === 1 ? "" : "s"} at or above --fail-on ${failOn} (${codes})`);
-  }
-  const total = report.findings.length;
-  const below = total === 0 ? "no findings" : `${total} finding${total === 1 ? "" : "s"}, none at or above --fail-on ${failOn}`;
-  return st.ok(failOn === "never" ? `gate passed: --fail-on never (${total} finding${total === 1 ? "" : "s"} reported)` : `gate passed: ${below}`);
-}
