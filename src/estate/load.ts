@@ -75,7 +75,52 @@ export interface Estate {
 }
 
 export async function loadEstate(opts: EstateOptions): Promise<Estate> {
+  const { base, tree, roots, allRootPaths, instances, errors } = await streamEstate(opts, (instance) => instance);
+  return { base, tree, roots, allRootPaths, instances, errors };
+}
+
+/** An estate whose instances were handed over one at a time: what the callback kept of each, in their order. */
+export interface StreamedEstate<T> extends Omit<Estate, "instances"> {
+  instances: T[];
+}
+
+/**
+ * Loads the estate one instance at a time, in the order `loadEstate` lists them: each is built (inventory,
+ * domain), handed to `each`, and only what `each` returns is kept, so a caller that keeps a summary of each
+ * instance never holds every instance's inventory at once. The input errors are those `loadEstate` reports.
+ */
+export async function streamEstate<T>(opts: EstateOptions, each: (instance: EstateInstance) => T): Promise<StreamedEstate<T>> {
   const errors: InputError[] = [];
+  const opened = await openEstate(opts, errors);
+  const kept: T[] = [];
+  for (const spec of opened.specs) kept.push(each(buildInstance(opened, spec, errors)));
+  await locateAttributeErrors(errors, opened.base);
+  return { base: opened.base, tree: opened.tree, roots: opened.roots, allRootPaths: opened.allRootPaths, instances: kept, errors: dedupeErrors(errors).map(oneLineError) };
+}
+
+/** One instance to build: its root, workspace and states. */
+interface InstanceSpec {
+  root: EstateRoot;
+  workspace: string;
+  files: string[];
+  states: StateRead[];
+  workspaceCertain: boolean;
+  configOnly: string | null;
+}
+
+interface OpenedEstate {
+  base: string;
+  tree: ConfigTree;
+  roots: EstateRoot[];
+  allRootPaths: string[];
+  /** In the order of `Estate.instances`. */
+  specs: InstanceSpec[];
+  perRoot: Map<EstateRoot, ConfigTree>;
+  rootVariables: Awaited<ReturnType<typeof loadRootVariables>>;
+}
+
+/** Everything read before the instances are built: the configuration, the states and who owns them, root variables. */
+async function openEstate(opts: EstateOptions, errors: InputError[]): Promise<OpenedEstate> {
   const { base, tree } = await readConfiguration(opts, errors);
   const allRoots = estateRoots(tree, base);
   const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;
@@ -139,42 +184,44 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
     base,
     errors,
   );
-  const display = (abs: string) => displayPath(abs, base);
-  const perRoot = subtrees(tree, roots);
-  const instances: EstateInstance[] = [];
+  const specs: InstanceSpec[] = [];
   for (const root of roots) {
-    const sub = perRoot.get(root)!;
     // Without a state, the instance is the workspace terraform would run in here (the one selected in
     // .terraform/environment, or TF_WORKSPACE), so reports, plan directories and migrate.sh name that one;
     // `default` when that is not known offline, as before.
     const configOnly = configOnlyWorkspace(root.dir);
     const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
-    for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) {
-      const { files, states, workspaceCertain } = workspaces.get(workspace)!;
-      // A fresh context per instance: module instances and values are per root, files are cached per context.
-      // A state saved anywhere (`state pull > prod.tfstate`) may come from any workspace: unknown then.
-      const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
-      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, terraformWorkspace);
-      const resources = buildInventory(sub, states, evaluation);
-      errors.push(...evaluation.inputErrors);
-      const domain = readDomain(resources, errors, forgottenAddresses(sub));
-      const ws: Workspace = {
-        base,
-        tree: sub,
-        states,
-        resources,
-        domain,
-        findings: remoteModuleFindings(sub.remoteModules),
-        errors: [],
-        stateKnown: states.length > 0,
-        remoteModules: sub.remoteModules,
-      };
-      instances.push({ root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws });
-    }
+    for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly });
   }
-  instances.sort((a, b) => comparePaths(a.root, b.root) || workspaceOrder(a.workspace, b.workspace));
-  await locateAttributeErrors(errors, base);
-  return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), instances, errors: dedupeErrors(errors).map(oneLineError) };
+  // Roots come in path order already: this keeps the instances (and the input errors they add) in that order.
+  specs.sort((a, b) => comparePaths(a.root.path, b.root.path) || workspaceOrder(a.workspace, b.workspace));
+  return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), specs, perRoot: subtrees(tree, roots), rootVariables };
+}
+
+/** One (root, workspace) instance: its own evaluation context, inventory and domain. */
+function buildInstance(opened: OpenedEstate, spec: InstanceSpec, errors: InputError[]): EstateInstance {
+  const { root, workspace, files, states, workspaceCertain, configOnly } = spec;
+  const { base } = opened;
+  const sub = opened.perRoot.get(root)!;
+  // A fresh context per instance: module instances and values are per root, files are cached per context.
+  // A state saved anywhere (`state pull > prod.tfstate`) may come from any workspace: unknown then.
+  const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
+  const evaluation = new EvaluationContext(sub.roots, sub.nodes, opened.rootVariables, (abs: string) => displayPath(abs, base), terraformWorkspace);
+  const resources = buildInventory(sub, states, evaluation);
+  errors.push(...evaluation.inputErrors);
+  const domain = readDomain(resources, errors, forgottenAddresses(sub));
+  const ws: Workspace = {
+    base,
+    tree: sub,
+    states,
+    resources,
+    domain,
+    findings: remoteModuleFindings(sub.remoteModules),
+    errors: [],
+    stateKnown: states.length > 0,
+    remoteModules: sub.remoteModules,
+  };
+  return { root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws };
 }
 
 /** A module two roots share reports a bad value once, not once per root. */
