@@ -75,27 +75,57 @@ export interface Estate {
 }
 
 export async function loadEstate(opts: EstateOptions): Promise<Estate> {
-  const { base, tree, roots, allRootPaths, instances, errors } = await streamEstate(opts, (instance) => instance);
-  return { base, tree, roots, allRootPaths, instances, errors };
+  const errors: InputError[] = [];
+  const opened = await openEstate(opts, errors);
+  const instances = opened.specs.map((spec) => buildInstance(opened, spec, errors));
+  const { base, tree, roots, allRootPaths } = opened;
+  return { base, tree, roots, allRootPaths, instances, errors: await finishErrors(errors, base) };
 }
 
 /** An estate whose instances were handed over one at a time: what the callback kept of each, in their order. */
-export interface StreamedEstate<T> extends Omit<Estate, "instances"> {
+export interface StreamedEstate<T> extends Omit<Estate, "instances" | "tree" | "roots"> {
+  /** The roots analysed, by path and directory (their configuration is not kept). */
+  roots: Pick<EstateRoot, "path" | "dir">[];
   instances: T[];
 }
 
 /**
  * Loads the estate one instance at a time, in the order `loadEstate` lists them: each is built (inventory,
  * domain), handed to `each`, and only what `each` returns is kept, so a caller that keeps a summary of each
- * instance never holds every instance's inventory at once. The input errors are those `loadEstate` reports.
+ * instance never holds every instance's inventory at once. A root's configuration (its directory and its
+ * module nodes; a module directory other roots call stays until their turn) is let go after its last
+ * instance: the whole parsed tree is not held to the end either. The input errors are those `loadEstate` reports.
  */
 export async function streamEstate<T>(opts: EstateOptions, each: (instance: EstateInstance) => T): Promise<StreamedEstate<T>> {
   const errors: InputError[] = [];
-  const opened = await openEstate(opts, errors);
+  // Awaited here: the opened estate without the tree (the value a continuation resumes with stays alive while it runs).
+  const { base, roots, allRootPaths, pending } = await openForStream(opts, errors);
   const kept: T[] = [];
-  for (const spec of opened.specs) kept.push(each(buildInstance(opened, spec, errors)));
-  await locateAttributeErrors(errors, opened.base);
-  return { base: opened.base, tree: opened.tree, roots: opened.roots, allRootPaths: opened.allRootPaths, instances: kept, errors: dedupeErrors(errors).map(oneLineError) };
+  for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
+    kept.push(each(buildInstance(pending, spec, errors)));
+    releaseIfLast(pending, spec);
+  }
+  return { base, roots, allRootPaths, instances: kept, errors: await finishErrors(errors, base) };
+}
+
+/** What streamEstate holds of an opened estate: no reference to the whole tree, each root's subtree until its turn is over. */
+async function openForStream(opts: EstateOptions, errors: InputError[]) {
+  const { base, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors);
+  return { base, roots: roots.map((r) => ({ path: r.path, dir: r.dir })), allRootPaths, pending: { base, specs, perRoot, rootVariables } };
+}
+
+/**
+ * After a root's last instance, its subtree goes. Its own function: a value read here (the root, and
+ * through it the root's configuration) must not linger in the loop's frame while the next roots are built.
+ */
+function releaseIfLast(pending: { specs: InstanceSpec[]; perRoot: Map<EstateRoot, ConfigTree> }, spec: InstanceSpec): void {
+  if (pending.specs[0]?.root !== spec.root) pending.perRoot.delete(spec.root);
+}
+
+/** The input errors as reported: positioned, a module two roots share reporting once, each on one line. */
+async function finishErrors(errors: InputError[], base: string): Promise<InputError[]> {
+  await locateAttributeErrors(errors, base);
+  return dedupeErrors(errors).map(oneLineError);
 }
 
 /** One instance to build: its root, workspace and states. */
@@ -199,7 +229,7 @@ async function openEstate(opts: EstateOptions, errors: InputError[]): Promise<Op
 }
 
 /** One (root, workspace) instance: its own evaluation context, inventory and domain. */
-function buildInstance(opened: OpenedEstate, spec: InstanceSpec, errors: InputError[]): EstateInstance {
+function buildInstance(opened: Pick<OpenedEstate, "base" | "perRoot" | "rootVariables">, spec: InstanceSpec, errors: InputError[]): EstateInstance {
   const { root, workspace, files, states, workspaceCertain, configOnly } = spec;
   const { base } = opened;
   const sub = opened.perRoot.get(root)!;

@@ -47,6 +47,8 @@ describe("estate analysed while it loads", () => {
     const streamed = await streamEstate(opts, (i) => {
       seen.push(`${i.root}:${i.workspace}`);
       held.push(new WeakRef(i.ws), new WeakRef(i.ws.domain), new WeakRef(i.ws.resources));
+      // The root's configuration (its module node and parsed directory) is not held past the stream either.
+      for (const n of i.ws.tree.roots) held.push(new WeakRef(n), new WeakRef(n.dir));
       return analyseForReport(i, {});
     });
     expect(seen).toEqual(order);
@@ -54,5 +56,27 @@ describe("estate analysed while it loads", () => {
     gc();
     expect(held.filter((w) => w.deref() !== undefined)).toHaveLength(0);
     expect(streamed.instances).toHaveLength(order.length);
+  });
+
+  it("lets a root's configuration go after its last instance, while later roots are still being built", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // A FinalizationRegistry, not WeakRefs: a WeakRef keeps its target alive until the current job ends,
+    // and the whole stream is one job.
+    const collected: string[] = [];
+    const registry = new FinalizationRegistry<string>((root) => collected.push(root));
+    const earlier: string[] = [];
+    await streamEstate(opts, (i) => {
+      // The last root: every earlier root's own directory can be collected by now.
+      if (i.root === "modules/legacy-waf/examples/basic") gc();
+      else if (!earlier.includes(i.root)) {
+        earlier.push(i.root);
+        for (const n of i.ws.tree.roots) registry.register(n.dir, i.root);
+      }
+      return analyseForReport(i, {});
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(earlier.length).toBeGreaterThan(3);
+    expect(collected.sort()).toEqual(earlier);
   });
 });
