@@ -1,7 +1,7 @@
 // How every reporting command reads its inputs: the estate (every root and workspace), with the progress bar on
 // stderr for long scans and the hidden --full-parse escape hatch.
 import type { Progress, WorkspaceOptions } from "../terraform/inventory/workspace.js";
-import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
+import { loadEstate, streamEstate, type Estate, type EstateInstance, type EstateOptions, type StreamedEstate } from "../estate/load.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
 import { readStdin } from "./io.js";
 import { parsePairs, variableArgs, type CommonArgs } from "./options.js";
@@ -12,6 +12,14 @@ import { ProgressBar } from "./progress.js";
 /** The estate the reporting commands read: every root and workspace under the paths, one instance each. */
 export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(), run: EstateRun | null = null): Promise<Estate> {
   return withProgressBar(argv, (onProgress) => loadEstate({ ...loadOptions(argv, cwd), onProgress, ...(run ? estateRunOptions(run, cwd) : {}) }));
+}
+
+/**
+ * The estate read one instance at a time, each handed to `each` as soon as it is built (only what `each`
+ * returns is kept); with the same progress bar, options, shard and pulled states as loadCliEstate.
+ */
+export async function streamCliEstate<T>(argv: CommonArgs, cwd: string, run: EstateRun | null, each: (instance: EstateInstance) => T): Promise<StreamedEstate<T>> {
+  return withProgressBar(argv, (onProgress) => streamEstate({ ...loadOptions(argv, cwd), onProgress, ...(run ? estateRunOptions(run, cwd) : {}) }, each));
 }
 
 /** What the load takes from the command line. */
@@ -39,7 +47,7 @@ function estateRunOptions(run: EstateRun, cwd: string): Pick<EstateOptions, "roo
 }
 
 /** `--ruleset-root ZONE_ID=ROOT`, each ROOT checked against the estate's roots (a typo must not pass silently). */
-export function rulesetRootsOf(argv: CommonArgs, estate: Estate): Record<string, string> {
+export function rulesetRootsOf(argv: CommonArgs, estate: { roots: readonly { path: string }[] }): Record<string, string> {
   const pairs = parsePairs(argv["ruleset-root"] ?? [], "ruleset-root");
   const known = new Set(estate.roots.map((r) => r.path));
   for (const [zone, root] of Object.entries(pairs)) {

@@ -6,13 +6,22 @@ import { compareText } from "./text-order.js";
 
 export const TOOL_NAME = "cf-waf-migrate";
 
+/** What the report shows of an inventory resource. */
+export type ReportedResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState">;
+
+/** What the report takes of an analysis: each zone's entry and the findings (not the zones' inventories). */
+export interface ReportAnalysis {
+  zones: Pick<AnalysisResult["zones"][number], "zone">[];
+  findings: AnalysisResult["findings"];
+}
+
 export function buildReport(input: {
   version: string;
   root?: string;
   /** Several roots or workspaces (an estate): the instances read; resources then carry theirs. */
   roots?: ReportRoot[];
-  resources: (InventoryResource & { root?: string; workspace?: string })[];
-  analysis: AnalysisResult;
+  resources: (ReportedResource & { root?: string; workspace?: string })[];
+  analysis: ReportAnalysis;
   extraFindings?: Finding[];
   errors: InputError[];
   planSteps?: PlanStep[];

@@ -46,22 +46,43 @@ export interface EstateAnalysis extends AnalysisResult {
 }
 
 export function analyzeEstate(inputs: InstanceInput[], opts: EstateAnalyzeOptions = {}): EstateAnalysis {
-  const { rulesetRoots, ...common } = opts;
-  const instances: InstanceAnalysis[] = inputs.map((input) => {
-    const analysis = analyze(input.domain, {
-      ...common,
-      stateKnown: input.stateKnown,
-      unfollowedModulePrefixes: input.unfollowedModulePrefixes,
-      ...input.options,
-    });
-    const at = { root: input.root, workspace: input.workspace };
-    for (const z of analysis.zones) Object.assign(z.zone, at);
-    const findings = [...analysis.findings, ...(input.findings ?? [])].map((f) => Object.assign(f, at));
-    const inScope = new Set(analysis.zones.map((z) => z.zone.zoneId));
-    const migratedZones = [...new Set(input.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId !== null && !inScope.has(r.ref.zoneId)).map((r) => r.ref.zoneId!))].sort();
-    return { ...at, analysis: { zones: analysis.zones, findings }, migratedZones };
+  return joinInstances(
+    inputs.map((input) => analyzeInstance(input, opts)),
+    opts,
+  );
+}
+
+/** One instance analysed, with what the join of split zones needs of its input (not its domain). */
+export interface AnalysedInstance {
+  instance: InstanceAnalysis;
+  input: Pick<InstanceInput, "stateKnown" | "options">;
+}
+
+/** Analyses one instance alone: its zones and findings stamped with its root and workspace. */
+export function analyzeInstance(input: InstanceInput, opts: EstateAnalyzeOptions = {}): AnalysedInstance {
+  const { rulesetRoots: _, ...common } = opts;
+  const analysis = analyze(input.domain, {
+    ...common,
+    stateKnown: input.stateKnown,
+    unfollowedModulePrefixes: input.unfollowedModulePrefixes,
+    ...input.options,
   });
-  const splitFindings = joinSplitZones(instances, inputs, common, rulesetRoots ?? {});
+  const at = { root: input.root, workspace: input.workspace };
+  for (const z of analysis.zones) Object.assign(z.zone, at);
+  const findings = [...analysis.findings, ...(input.findings ?? [])].map((f) => Object.assign(f, at));
+  const inScope = new Set(analysis.zones.map((z) => z.zone.zoneId));
+  const migratedZones = [...new Set(input.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId !== null && !inScope.has(r.ref.zoneId)).map((r) => r.ref.zoneId!))].sort();
+  return {
+    instance: { ...at, analysis: { zones: analysis.zones, findings }, migratedZones },
+    input: { stateKnown: input.stateKnown, ...(input.options !== undefined ? { options: input.options } : {}) },
+  };
+}
+
+/** The estate's analysis from its instances' (in instance order): split zones joined, zones and findings sorted. */
+export function joinInstances(analysed: AnalysedInstance[], opts: EstateAnalyzeOptions = {}): EstateAnalysis {
+  const { rulesetRoots, ...common } = opts;
+  const instances = analysed.map((a) => a.instance);
+  const splitFindings = joinSplitZones(instances, analysed.map((a) => a.input), common, rulesetRoots ?? {});
   const zones = instances
     .flatMap((i) => i.analysis.zones)
     .sort((a, b) => compareText(a.zone.zoneId, b.zone.zoneId) || comparePaths(a.zone.root!, b.zone.root!) || workspaceOrder(a.zone.workspace!, b.zone.workspace!));
@@ -71,7 +92,7 @@ export function analyzeEstate(inputs: InstanceInput[], opts: EstateAnalyzeOption
 
 interface Entry {
   instance: InstanceAnalysis;
-  input: InstanceInput;
+  input: AnalysedInstance["input"];
   zone: ZoneAnalysis;
 }
 
@@ -80,7 +101,7 @@ interface Entry {
  * hold: one owner gets the ruleset built from every instance's share and the import; the others' entries
  * lose their rules and import and point at the owner. Returns the ZONE_SPLIT_ACROSS_ROOTS findings.
  */
-function joinSplitZones(instances: InstanceAnalysis[], inputs: InstanceInput[], opts: AnalyzeOptions, rulesetRoots: Record<string, string>): Finding[] {
+function joinSplitZones(instances: InstanceAnalysis[], inputs: AnalysedInstance["input"][], opts: AnalyzeOptions, rulesetRoots: Record<string, string>): Finding[] {
   const byZone = new Map<string, Entry[]>();
   instances.forEach((instance, i) => {
     for (const zone of instance.analysis.zones) {

@@ -76,6 +76,81 @@ export interface Estate {
 
 export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   const errors: InputError[] = [];
+  const opened = await openEstate(opts, errors);
+  const instances = opened.specs.map((spec) => buildInstance(opened, spec, errors));
+  const { base, tree, roots, allRootPaths } = opened;
+  return { base, tree, roots, allRootPaths, instances, errors: await finishErrors(errors, base) };
+}
+
+/** An estate whose instances were handed over one at a time: what the callback kept of each, in their order. */
+export interface StreamedEstate<T> extends Omit<Estate, "instances" | "tree" | "roots"> {
+  /** The roots analysed, by path and directory (their configuration is not kept). */
+  roots: Pick<EstateRoot, "path" | "dir">[];
+  instances: T[];
+}
+
+/**
+ * Loads the estate one instance at a time, in the order `loadEstate` lists them: each is built (inventory,
+ * domain), handed to `each`, and only what `each` returns is kept, so a caller that keeps a summary of each
+ * instance never holds every instance's inventory at once. A root's configuration (its directory and its
+ * module nodes; a module directory other roots call stays until their turn) is let go after its last
+ * instance: the whole parsed tree is not held to the end either. The input errors are those `loadEstate` reports.
+ */
+export async function streamEstate<T>(opts: EstateOptions, each: (instance: EstateInstance) => T): Promise<StreamedEstate<T>> {
+  const errors: InputError[] = [];
+  // Awaited here: the opened estate without the tree (the value a continuation resumes with stays alive while it runs).
+  const { base, roots, allRootPaths, pending } = await openForStream(opts, errors);
+  const kept: T[] = [];
+  for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
+    kept.push(each(buildInstance(pending, spec, errors)));
+    releaseIfLast(pending, spec);
+  }
+  return { base, roots, allRootPaths, instances: kept, errors: await finishErrors(errors, base) };
+}
+
+/** What streamEstate holds of an opened estate: no reference to the whole tree, each root's subtree until its turn is over. */
+async function openForStream(opts: EstateOptions, errors: InputError[]) {
+  const { base, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors);
+  return { base, roots: roots.map((r) => ({ path: r.path, dir: r.dir })), allRootPaths, pending: { base, specs, perRoot, rootVariables } };
+}
+
+/**
+ * After a root's last instance, its subtree goes. Its own function: a value read here (the root, and
+ * through it the root's configuration) must not linger in the loop's frame while the next roots are built.
+ */
+function releaseIfLast(pending: { specs: InstanceSpec[]; perRoot: Map<EstateRoot, ConfigTree> }, spec: InstanceSpec): void {
+  if (pending.specs[0]?.root !== spec.root) pending.perRoot.delete(spec.root);
+}
+
+/** The input errors as reported: positioned, a module two roots share reporting once, each on one line. */
+async function finishErrors(errors: InputError[], base: string): Promise<InputError[]> {
+  await locateAttributeErrors(errors, base);
+  return dedupeErrors(errors).map(oneLineError);
+}
+
+/** One instance to build: its root, workspace and states. */
+interface InstanceSpec {
+  root: EstateRoot;
+  workspace: string;
+  files: string[];
+  states: StateRead[];
+  workspaceCertain: boolean;
+  configOnly: string | null;
+}
+
+interface OpenedEstate {
+  base: string;
+  tree: ConfigTree;
+  roots: EstateRoot[];
+  allRootPaths: string[];
+  /** In the order of `Estate.instances`. */
+  specs: InstanceSpec[];
+  perRoot: Map<EstateRoot, ConfigTree>;
+  rootVariables: Awaited<ReturnType<typeof loadRootVariables>>;
+}
+
+/** Everything read before the instances are built: the configuration, the states and who owns them, root variables. */
+async function openEstate(opts: EstateOptions, errors: InputError[]): Promise<OpenedEstate> {
   const { base, tree } = await readConfiguration(opts, errors);
   const allRoots = estateRoots(tree, base);
   const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;
@@ -139,42 +214,44 @@ export async function loadEstate(opts: EstateOptions): Promise<Estate> {
     base,
     errors,
   );
-  const display = (abs: string) => displayPath(abs, base);
-  const perRoot = subtrees(tree, roots);
-  const instances: EstateInstance[] = [];
+  const specs: InstanceSpec[] = [];
   for (const root of roots) {
-    const sub = perRoot.get(root)!;
     // Without a state, the instance is the workspace terraform would run in here (the one selected in
     // .terraform/environment, or TF_WORKSPACE), so reports, plan directories and migrate.sh name that one;
     // `default` when that is not known offline, as before.
     const configOnly = configOnlyWorkspace(root.dir);
     const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
-    for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) {
-      const { files, states, workspaceCertain } = workspaces.get(workspace)!;
-      // A fresh context per instance: module instances and values are per root, files are cached per context.
-      // A state saved anywhere (`state pull > prod.tfstate`) may come from any workspace: unknown then.
-      const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
-      const evaluation = new EvaluationContext(sub.roots, sub.nodes, rootVariables, display, terraformWorkspace);
-      const resources = buildInventory(sub, states, evaluation);
-      errors.push(...evaluation.inputErrors);
-      const domain = readDomain(resources, errors, forgottenAddresses(sub));
-      const ws: Workspace = {
-        base,
-        tree: sub,
-        states,
-        resources,
-        domain,
-        findings: remoteModuleFindings(sub.remoteModules),
-        errors: [],
-        stateKnown: states.length > 0,
-        remoteModules: sub.remoteModules,
-      };
-      instances.push({ root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws });
-    }
+    for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly });
   }
-  instances.sort((a, b) => comparePaths(a.root, b.root) || workspaceOrder(a.workspace, b.workspace));
-  await locateAttributeErrors(errors, base);
-  return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), instances, errors: dedupeErrors(errors).map(oneLineError) };
+  // Roots come in path order already: this keeps the instances (and the input errors they add) in that order.
+  specs.sort((a, b) => comparePaths(a.root.path, b.root.path) || workspaceOrder(a.workspace, b.workspace));
+  return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), specs, perRoot: subtrees(tree, roots), rootVariables };
+}
+
+/** One (root, workspace) instance: its own evaluation context, inventory and domain. */
+function buildInstance(opened: Pick<OpenedEstate, "base" | "perRoot" | "rootVariables">, spec: InstanceSpec, errors: InputError[]): EstateInstance {
+  const { root, workspace, files, states, workspaceCertain, configOnly } = spec;
+  const { base } = opened;
+  const sub = opened.perRoot.get(root)!;
+  // A fresh context per instance: module instances and values are per root, files are cached per context.
+  // A state saved anywhere (`state pull > prod.tfstate`) may come from any workspace: unknown then.
+  const terraformWorkspace = states.length > 0 ? (workspaceCertain ? workspace : null) : configOnly;
+  const evaluation = new EvaluationContext(sub.roots, sub.nodes, opened.rootVariables, (abs: string) => displayPath(abs, base), terraformWorkspace);
+  const resources = buildInventory(sub, states, evaluation);
+  errors.push(...evaluation.inputErrors);
+  const domain = readDomain(resources, errors, forgottenAddresses(sub));
+  const ws: Workspace = {
+    base,
+    tree: sub,
+    states,
+    resources,
+    domain,
+    findings: remoteModuleFindings(sub.remoteModules),
+    errors: [],
+    stateKnown: states.length > 0,
+    remoteModules: sub.remoteModules,
+  };
+  return { root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws };
 }
 
 /** A module two roots share reports a bad value once, not once per root. */

@@ -1,15 +1,25 @@
 // The JSON report of an estate: the shared report (core/report.ts) with the instances it covers (`roots`)
 // and every resource stamped with its root and workspace. Pure.
 import type { Finding, InputError, PlanStep, Report } from "../core/model.js";
-import { buildReport } from "../core/report.js";
-import type { EstateAnalysis } from "./analyze.js";
+import { buildReport, type ReportAnalysis, type ReportedResource } from "../core/report.js";
+import type { InstanceAnalysis, InstanceInput } from "./analyze.js";
 import type { EstateInstance } from "./load.js";
+
+/** What the report needs of one instance: its names, states and resources as the report lists them. */
+export interface ReportedInstance extends Pick<EstateInstance, "root" | "workspace" | "stateFiles"> {
+  ws: { resources: readonly ReportedResource[] };
+}
+
+/** What the report needs of an estate's analysis: each instance's migrated zones, the zones, the findings. */
+export interface EstateReportAnalysis extends ReportAnalysis {
+  instances: Pick<InstanceAnalysis, "root" | "workspace" | "migratedZones">[];
+}
 
 export function buildEstateReport(input: {
   version: string;
   root?: string;
-  instances: Pick<EstateInstance, "root" | "workspace" | "stateFiles" | "ws">[];
-  analysis: EstateAnalysis;
+  instances: readonly ReportedInstance[];
+  analysis: EstateReportAnalysis;
   extraFindings?: Finding[];
   errors: InputError[];
   planSteps?: PlanStep[];
@@ -31,13 +41,18 @@ export function buildEstateReport(input: {
 }
 
 /** The analysis input of each loaded instance. */
-export function instanceInputs(instances: EstateInstance[]) {
-  return instances.map((i) => ({
+export function instanceInputs(instances: EstateInstance[]): InstanceInput[] {
+  return instances.map(instanceInput);
+}
+
+/** The analysis input of one loaded instance. */
+export function instanceInput(i: EstateInstance): InstanceInput {
+  return {
     root: i.root,
     workspace: i.workspace,
     domain: i.ws.domain,
     stateKnown: i.ws.stateKnown,
     unfollowedModulePrefixes: i.ws.remoteModules.map((m) => m.path),
     findings: i.ws.findings,
-  }));
+  };
 }

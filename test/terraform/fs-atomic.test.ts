@@ -191,3 +191,28 @@ describe("writeNewFile", () => {
     expect(readFileSync(p, "utf8")).toBe("new\n");
   });
 });
+
+describe("writeFileAtomic of a report written in pieces", () => {
+  it("writes batches small enough to stay out of V8's large-object space (< 128 KB), in order", async () => {
+    const p = join(dir, "report.json");
+    const sizes: number[] = [];
+    const spying: AtomicFs = {
+      ...realFs,
+      open: (async (path: any, flags?: any, mode?: any) => {
+        const handle = await fsp.open(path, flags, mode);
+        const write = handle.write.bind(handle) as (s: string) => Promise<unknown>;
+        (handle as any).write = async (s: string) => {
+          sizes.push(s.length);
+          return write(s);
+        };
+        return handle;
+      }) as AtomicFs["open"],
+    };
+    // A 3 MB report of 300-character pieces (one JSON array element each, as renderJsonChunks yields).
+    const pieces = Array.from({ length: 10_000 }, (_, i) => `${String(i).padStart(6, "0")}${"x".repeat(293)}\n`);
+    await writeFileAtomic(p, pieces, { fs: spying });
+    expect(readFileSync(p, "utf8")).toBe(pieces.join(""));
+    expect(sizes.length).toBeGreaterThan(10);
+    expect(Math.max(...sizes)).toBeLessThan(128 * 1024);
+  });
+});

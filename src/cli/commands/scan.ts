@@ -1,10 +1,7 @@
 // `cf-waf-migrate scan`: find every previous-WAF resource and every setting the migration touches, in HCL
 // and state, and check each zone against the service's rules.
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { analyzeEstateOnline } from "../../estate/online.js";
-import { buildEstateReport, instanceInputs } from "../../estate/report.js";
-import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
-import { relativeRoot, toolVersion } from "../io.js";
+import { scanCliReport } from "../scan-estate.js";
 import { parseFailOn, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
 import { emitReport, exitCodeFor } from "../report-output.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
@@ -26,13 +23,10 @@ export const scanCommand: CommandModule<object, CommonArgs & OnlineArgs & Estate
     const failOn = parseFailOn(argv["fail-on"], "never");
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     const session = onlineSessionFromArgs(argv);
-    const estate = await loadCliEstate(argv, process.cwd(), run);
-    const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
-    const report = buildEstateReport({ version: toolVersion(), root: relativeRoot(estate.base), instances: estate.instances, analysis, errors: estate.errors });
-    decorate(report);
+    const { report, allRootPaths } = await scanCliReport(argv, process.cwd(), run, { zonePlans }, session);
     const shown = recordShard(run, report);
     await emitReport(shown, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS });
     process.exitCode = exitCodeFor(shown, failOn);
-    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
+    await writeSummaryFile(run, shown, failOn, allRootPaths);
   },
 };
