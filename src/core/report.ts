@@ -7,7 +7,7 @@ import { compareText } from "./text-order.js";
 export const TOOL_NAME = "cf-waf-migrate";
 
 /** What the report shows of an inventory resource. */
-export type ReportedResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState">;
+export type ReportedResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState" | "noInstances">;
 
 /** What the report takes of an analysis: each zone's entry and the findings (not the zones' inventories). */
 export interface ReportAnalysis {

@@ -28,6 +28,7 @@ export function analyseForReport(instance: EstateInstance, opts: EstateAnalyzeOp
         zoneId: r.zoneId,
         inConfig: r.inConfig,
         inState: r.inState,
+        ...(r.noInstances ? { noInstances: true } : {}),
       })),
     },
   };
