@@ -19,6 +19,9 @@ let dirs: EstateDirs;
 let server: ApiServer;
 let env: Record<string, string>;
 const outputs: CliResult[] = [];
+// The server holds the answer to every PUT after the first until the wave test has killed its client.
+let afterKill!: () => void;
+const killed = new Promise<void>((resolve) => (afterKill = resolve));
 
 async function cli(args: string[]): Promise<CliResult> {
   const r = await runCli(args, { cwd: dirs.tfDir, env });
@@ -35,10 +38,11 @@ function allFiles(dir: string): string[] {
 
 beforeAll(async () => {
   dirs = estateOnDisk(ZONES, 1);
-  server = await startApiServer({ accountDir: dirs.accountDir, credentials: { token: TOKEN }, faults: dirs.estate.faults, putDelayMs: 600 });
+  server = await startApiServer({ accountDir: dirs.accountDir, credentials: { token: TOKEN }, faults: dirs.estate.faults, putDelayMs: 600, holdPut: (n) => (n >= 2 ? killed : undefined) });
   env = { CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: server.baseUrl };
 }, 30_000);
 afterAll(async () => {
+  afterKill();
   await server?.close();
   rmSync(dirs.root, { recursive: true, force: true });
 });
@@ -64,19 +68,16 @@ describe("the online estate workflow", () => {
     const ledger = path.join(dirs.root, "waves.jsonl");
     const args = [BIN, "api", "migrate", "--from", "../report.json", "--ledger", ledger, "--wave-size", "50", "--cache-dir", "../cache", "--yes"];
     const child = execa("node", args, { cwd: dirs.tfDir, env: { ...env, NO_COLOR: "1" }, reject: false });
-    // Wait for the second request on the ledger.
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const lines = existsSync(ledger) ? readFileSync(ledger, "utf8").split("\n").filter(Boolean) : [];
-      if (lines.length >= 3) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    // The server applies a PUT at once and answers it 600 ms later: kill as soon as the second one arrived.
-    while (Date.now() < deadline && server.requests().filter((r) => r.method === "PUT").length < 2) await new Promise((r) => setTimeout(r, 5));
+    // Wait (no wall-clock deadline: the test's own timeout is the backstop) for the second PUT, whose answer the
+    // server holds until the kill: the client is killed between a PUT the server applied and its answer.
+    let exited = false;
+    void child.finally(() => (exited = true));
+    while (!exited && server.requests().filter((r) => r.method === "PUT").length < 2) await new Promise((r) => setTimeout(r, 5));
     child.kill("SIGKILL");
-    const killed = await child;
-    outputs.push({ stdout: String(killed.stdout), stderr: String(killed.stderr), exitCode: killed.exitCode ?? -1 });
-    expect(killed.signal).toBe("SIGKILL");
+    const stopped = await child;
+    afterKill();
+    outputs.push({ stdout: String(stopped.stdout), stderr: String(stopped.stderr), exitCode: stopped.exitCode ?? -1 });
+    expect(stopped.signal).toBe("SIGKILL");
     const putsBefore = server.requests().filter((r) => r.method === "PUT").length;
     expect(putsBefore).toBeGreaterThanOrEqual(2);
     const lastLine = JSON.parse(readFileSync(ledger, "utf8").trim().split("\n").at(-1)!) as { type: string };

@@ -37,6 +37,12 @@ export interface ApiServerOptions {
   now?: () => number;
   /** HTTP server only: answer PUTs this much later (the change is already applied: a slow answer). */
   putDelayMs?: number;
+  /**
+   * HTTP server only: the n-th PUT (1-based, the change already applied) is answered once the promise this
+   * returns settles (then after putDelayMs). Tests hold an answer until they have acted (e.g. killed the
+   * client) instead of racing a timer.
+   */
+  holdPut?: (n: number) => Promise<void> | undefined;
 }
 
 export interface ApiServer {
@@ -65,6 +71,7 @@ const MODES: Record<string, MigrationMode> = { pending: "pending", "1": "pending
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const api = createApiHandler(options);
+  let puts = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -75,8 +82,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body);
       };
-      if (req.method === "PUT" && (options.putDelayMs ?? 0) > 0) setTimeout(send, options.putDelayMs);
-      else send();
+      const later = (): void => {
+        if (req.method === "PUT" && (options.putDelayMs ?? 0) > 0) setTimeout(send, options.putDelayMs);
+        else send();
+      };
+      const held = req.method === "PUT" ? options.holdPut?.(++puts) : undefined;
+      if (held) void held.then(later, later);
+      else later();
     });
   });
   await new Promise<void>((resolve, reject) => {
