@@ -18,7 +18,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../terraform/versions/providers.js";
 import { assemblePlan, type AssembledPlan } from "./artifacts.js";
-import { extractedInstanceSuffixes, extractedOrderFindings, matchExtracted } from "./extracted-match.js";
+import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, matchExtracted } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 
@@ -83,6 +83,9 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
     return { inst, info, providerMajor, names, gate, suffixes };
   });
+  // Nor may one such resource go into the files of several workspaces of one root.
+  const gated = setups.filter((s) => s.gate !== null).map((s) => ({ dir: s.inst.dir, root: s.inst.root, workspace: s.inst.workspace, names: s.names }));
+  extractedSharedByWorkspaces(extracted, gated, input.fromCfTerraforming ?? "", errors);
   const online = await analyzeEstateOnline(
     instanceInputs(estate.instances).map((one, i) => {
       const { providerMajor, names, gate, suffixes } = setups[i]!;

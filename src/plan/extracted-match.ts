@@ -67,3 +67,39 @@ export function extractedInstanceSuffixes(
   }
   return suffixes;
 }
+
+/**
+ * A kept resource with count or for_each that serves zones of several workspaces of one root: step 2 copies
+ * each workspace's ruleset.tf to a file of its own in that root, and the resource, left as written (its
+ * count/for_each is not rewritten), would be declared in each of them: terraform refuses the root
+ * ("Duplicate resource configuration"), and in every workspace it would manage the other workspaces' zones
+ * too. An input error at the resource in `file` (nothing is written), naming the workspaces.
+ */
+export function extractedSharedByWorkspaces(
+  extracted: ExtractedRuleset[],
+  /** Per planned instance limited to its workspace: its root directory, workspace, and zone → resource name. */
+  uses: { dir: string; root: string; workspace: string; names: Record<string, string> }[],
+  file: string,
+  errors: InputError[],
+): void {
+  for (const e of extracted) {
+    if (e.repetition.count === undefined && e.repetition.forEach === undefined) continue;
+    const byDir = new Map<string, { root: string; workspaces: string[] }>();
+    for (const u of uses) {
+      if (!Object.values(u.names).includes(e.resourceName)) continue;
+      const at = byDir.get(u.dir) ?? { root: u.root, workspaces: [] };
+      if (!at.workspaces.includes(u.workspace)) at.workspaces.push(u.workspace);
+      byDir.set(u.dir, at);
+    }
+    for (const { root, workspaces } of byDir.values()) {
+      if (workspaces.length < 2) continue;
+      const ws = [...workspaces].sort();
+      errors.push({
+        file,
+        line: e.line,
+        column: null,
+        message: `cloudflare_ruleset.${e.resourceName} has ${e.repetition.forEach !== undefined ? "for_each" : "count"} and serves zones of workspaces ${ws.join(", ")} of root ${root}: each workspace's ruleset.tf would declare it (left as written), and with their copies in one root terraform refuses the duplicate resource; in every workspace it would also manage the other workspaces' zones. Nothing is written: write one resource per zone, without count/for_each (each then goes to its own workspace's file, limited to that workspace)`,
+      });
+    }
+  }
+}
