@@ -76,7 +76,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
     const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
     const providerMajor = input.providerMajor ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
-    const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
+    const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId), inst.workspaceKnown ? inst.workspace : null);
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
     // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.

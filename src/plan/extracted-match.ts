@@ -3,16 +3,25 @@
 import path from "node:path";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import { extractedInstance } from "../core/extracted-instance.js";
+import { extractedInstance, extractedInstanceZones } from "../core/extracted-instance.js";
 import type { Finding, InputError } from "../core/model.js";
 import { inputRecord } from "../core/null-proto.js";
 import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 
-/** Zone id → the extracted resource whose ruleset it gets. */
-export function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
+/**
+ * Zone id → the extracted resource whose ruleset it gets. A resource with count or for_each whose zone_id is
+ * an expression serves each zone one of its instances names offline (`for_each = { shop = "<id>" }`,
+ * `zone_id = each.value`): one resource for several zones of the root. `workspace`: what
+ * `terraform.workspace` is, null when not known.
+ */
+export function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[], workspace: string | null = null): Record<string, string> {
   const names = inputRecord<string>();
   for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
+  for (const e of extracted) {
+    if (e.zoneId) continue;
+    for (const zone of extractedInstanceZones(e.repetition, workspace)) if (zoneIds.includes(zone) && !Object.hasOwn(names, zone)) names[zone] = e.resourceName;
+  }
   // One resource and one zone: it serves that zone unless both ids are known and differ (over several
   // instances, another instance's zone: it is that one's).
   const only = extracted[0];

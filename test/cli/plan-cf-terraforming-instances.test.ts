@@ -5,7 +5,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
-import { tempDir } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 
 const US = "2c3d4e5f60718293a4b5c6d7e8f90112";
 
@@ -108,5 +108,25 @@ describe("plan --from-cf-terraforming over two workspaces", () => {
     const assumed = await runCli(["plan", ".", "--state", `.=${saved}`, "--from-cf-terraforming", "../../cft.tf", "--format", "json", "--quiet"], { cwd: root });
     expect(assumed.exitCode).toBe(2);
     expect(JSON.parse(assumed.stdout).errors.map((e: { message: string }) => e.message).join("\n")).toContain("its count is not known offline (terraform.workspace is not known offline");
+  });
+});
+
+describe("plan --from-cf-terraforming with one for_each resource for several zones of one root", () => {
+  // matchExtracted used a resource whose zone_id is an expression only when the root had one zone: with
+  // testdata/multi-zone's two zones it was dropped, silently, and a generated ruleset written for each.
+  const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";
+  const BLOG = "9a7806061c88ada191ed06f989cc3dac";
+  it("imports each zone into the instance its for_each names, and ruleset.tf keeps the resource once", async () => {
+    const root = copyFixture("multi-zone");
+    const cft = path.join(tempDir("cfwm-cft-zones-"), "cft.tf");
+    writeFileSync(cft, `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  for_each = {\n    shop = "${SHOP}"\n    blog = "${BLOG}"\n  }\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = each.value\n}\n`);
+    const ids = ["--ruleset-id", `${SHOP}=6f1d2a3b4c5d6e7f8091a2b3c4d5e6f7`, "--ruleset-id", `${BLOG}=7f1d2a3b4c5d6e7f8091a2b3c4d5e6f7`];
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...ids, "--from-cf-terraforming", cft, "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const imports = Object.fromEntries(JSON.parse(r.stdout).zones.map((z: { zoneId: string; imports: { to: string }[] }) => [z.zoneId, z.imports.map((i) => i.to)]));
+    expect(imports).toEqual({ [SHOP]: ['cloudflare_ruleset.terraform_managed_resource_abc["shop"]'], [BLOG]: ['cloudflare_ruleset.terraform_managed_resource_abc["blog"]'] });
+    const ruleset = readFileSync(path.join(root, "out/ruleset.tf"), "utf8");
+    expect(ruleset.match(/resource "cloudflare_ruleset"/g)).toHaveLength(1);
+    expect(ruleset).not.toContain("waf_managed_");
   });
 });
