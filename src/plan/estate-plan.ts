@@ -18,7 +18,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../terraform/versions/providers.js";
 import { assemblePlan, type AssembledPlan } from "./artifacts.js";
-import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, matchExtracted } from "./extracted-match.js";
+import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, extractedUnusedFindings, matchExtracted } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 
@@ -125,7 +125,12 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     }
     const at = { root: inst.root, workspace: inst.workspace };
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
-    if (fromCfTerraforming) plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, path.relative(estate.base, path.resolve(cwd, fromCfTerraforming))));
+    if (fromCfTerraforming) {
+      const file = path.relative(estate.base, path.resolve(cwd, fromCfTerraforming));
+      plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, file));
+      const zoneIds = groupByZone(inst.ws.domain).map((z) => z.zoneId);
+      plan.findings.push(...extractedUnusedFindings(extracted, setups[i]!.names, zoneIds, inst.workspaceKnown ? inst.workspace : null, file));
+    }
     for (const step of plan.steps) Object.assign(step, at);
     for (const f of plan.findings) Object.assign(f, at);
     errors.push(...plan.errors);

@@ -7,6 +7,7 @@ import { extractedInstance, extractedInstanceZones } from "../core/extracted-ins
 import type { Finding, InputError } from "../core/model.js";
 import { inputRecord } from "../core/null-proto.js";
 import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
+import { finding } from "../core/findings.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 
 /**
@@ -111,4 +112,29 @@ export function extractedSharedByWorkspaces(
       });
     }
   }
+}
+
+/**
+ * VALUE_UNRESOLVED for each kept resource whose zone_id is an expression that serves none of this root's
+ * zones while it has several (matchExtracted could not tell which offline): a generated ruleset is written
+ * for each zone instead, and the finding says so, never silently.
+ */
+export function extractedUnusedFindings(extracted: ExtractedRuleset[], names: Record<string, string>, zoneIds: string[], workspace: string | null, file: string): Finding[] {
+  if (zoneIds.length < 2) return [];
+  const used = new Set(Object.values(names));
+  return extracted
+    .filter((e) => !e.zoneId && !used.has(e.resourceName))
+    .map((e) => {
+      const address = `cloudflare_ruleset.${e.resourceName}`;
+      const repeated = e.repetition.count !== undefined || e.repetition.forEach !== undefined;
+      const instance = repeated ? extractedInstance(e.repetition, zoneIds[0]!, workspace) : null;
+      const why = instance && !instance.ok ? instance.reason : `its zone_id (${e.zoneIdExpression ?? "an expression"}) is not known offline`;
+      return finding(
+        "VALUE_UNRESOLVED",
+        `${address} (kept from cf-terraforming's output) is not used: ${why}, so which of this root's ${zoneIds.length} zones (${zoneIds.join(", ")}) it serves is not known offline; a generated ruleset is written for each instead. Make its for_each literal (zone_id = each.value) or write one resource per zone with a literal zone_id`,
+        { file: file.split(path.sep).join("/"), line: e.line, zoneId: null },
+        { resource: address },
+        "warning",
+      );
+    });
 }

@@ -129,4 +129,19 @@ describe("plan --from-cf-terraforming with one for_each resource for several zon
     expect(ruleset.match(/resource "cloudflare_ruleset"/g)).toHaveLength(1);
     expect(ruleset).not.toContain("waf_managed_");
   });
+
+  it("one whose for_each is not known offline is not used, and a VALUE_UNRESOLVED at its line says so", async () => {
+    const root = copyFixture("multi-zone");
+    const cft = path.join(tempDir("cfwm-cft-zones-"), "cft.tf");
+    writeFileSync(cft, `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  for_each = var.zones\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = each.value\n}\n`);
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--from-cf-terraforming", cft, "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).not.toBe(2);
+    const report = JSON.parse(r.stdout);
+    const unused = report.findings.filter((f: { code: string; message: string }) => f.code === "VALUE_UNRESOLVED" && f.message.startsWith("cloudflare_ruleset.terraform_managed_resource_abc "));
+    expect(unused).toHaveLength(1);
+    expect(unused[0]).toMatchObject({ severity: "warning", line: 1 });
+    expect(unused[0].message).toContain("is not used: its for_each is not known offline (var.zones");
+    expect(unused[0].message).toContain(`${SHOP}, ${BLOG}`);
+    expect(report.zones.flatMap((z: { imports: { to: string }[] }) => z.imports.map((i) => i.to))).toEqual(["cloudflare_ruleset.waf_managed_shop_example_com", "cloudflare_ruleset.waf_managed_blog_example_org"]);
+  });
 });
