@@ -137,11 +137,15 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   // Two zones must never share a resource name (two unresolved `var.zone_id` zones, or look-alike names).
   const names = inputRecord<string>();
   const taken = new Set<string>();
+  // A given resource with for_each serves each zone from its own instance (`x["shop"]`, `x["blog"]`): the
+  // same name is then shared, never an instance.
+  const instanceOf = (zoneId: string) => (ownValue(opts.rulesetResourceNames, zoneId) !== undefined ? (ownValue(opts.rulesetInstanceSuffixes, zoneId) ?? "") : "");
   for (const z of zones) {
     const wanted = wantedRulesetName(z, opts);
+    const suffix = instanceOf(z.zoneId);
     let name = wanted;
-    for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
-    taken.add(name);
+    for (let i = 2; taken.has(name + suffix) || (suffix === "" && [...taken].some((t) => t.startsWith(`${name}[`))) || (suffix !== "" && taken.has(name)); i++) name = `${wanted}_${i}`;
+    taken.add(name + suffix);
     names[z.zoneId] = name;
   }
   const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names, forgotten: inv.forgotten ?? [] }));

@@ -36,12 +36,10 @@ function reasonOf(v: Value): string {
   return v instanceof Unknown ? v.reason : "it is known only after apply";
 }
 
-/**
- * The instance suffix (`""`, `[0]`, `["us"]`) of `zone` in the resource, or why it cannot be known offline.
- * `workspace`: the workspace the plan is for (what `terraform.workspace` is), null when not known.
- */
-export function extractedInstance(r: RepeatedResource, zone: string, workspace: string | null): ExtractedInstance {
-  if (r.count === undefined && r.forEach === undefined) return { ok: true, suffix: "" };
+type Instances = { ok: true; what: string; instances: { suffix: string; binding: Binding }[] } | { ok: false; reason: string };
+
+/** The instances of a resource with count or for_each, as known offline, or why they are not known. */
+function instancesOf(r: RepeatedResource, workspace: string | null): Instances {
   const what = r.forEach !== undefined ? "for_each" : "count";
   let instances: { suffix: string; binding: Binding }[];
   if (r.forEach !== undefined) {
@@ -58,6 +56,29 @@ export function extractedInstance(r: RepeatedResource, zone: string, workspace: 
     if (!Number.isInteger(n) || n < 0) return { ok: false, reason: `its count is ${JSON.stringify(v)}, not a whole number` };
     instances = Array.from({ length: n }, (_, i) => ({ suffix: `[${i}]`, binding: { count: i } }));
   }
+  return { ok: true, what, instances };
+}
+
+/**
+ * The zone ids a resource with count or for_each serves, one per instance whose zone_id is known offline
+ * (`for_each = { shop = "<id>" }` with `zone_id = each.value`); empty when none is (or they are not known).
+ */
+export function extractedInstanceZones(r: RepeatedResource, workspace: string | null): string[] {
+  if (r.count === undefined && r.forEach === undefined) return [];
+  const known = instancesOf(r, workspace);
+  if (!known.ok) return [];
+  return known.instances.map((i) => evaluateConfigValue(r.zoneId, scopeOf(workspace, i.binding))).filter((z): z is string => typeof z === "string");
+}
+
+/**
+ * The instance suffix (`""`, `[0]`, `["us"]`) of `zone` in the resource, or why it cannot be known offline.
+ * `workspace`: the workspace the plan is for (what `terraform.workspace` is), null when not known.
+ */
+export function extractedInstance(r: RepeatedResource, zone: string, workspace: string | null): ExtractedInstance {
+  if (r.count === undefined && r.forEach === undefined) return { ok: true, suffix: "" };
+  const known = instancesOf(r, workspace);
+  if (!known.ok) return known;
+  const { what, instances } = known;
   if (instances.length === 0) return { ok: false, reason: `its ${what} gives it no instance${workspace !== null ? ` in workspace ${workspace}` : ""}` };
   // One instance: the resource serves this zone (that is how it was matched), so that instance is the one.
   if (instances.length === 1) return { ok: true, suffix: instances[0]!.suffix };

@@ -151,7 +151,16 @@ export async function assemblePlan(input: {
   const raiseFirst = fits.some((f) => f.missing.length > 0) || pinnedWithoutLegacy;
   const constraintStep = pinnedWithoutLegacy ? LOWER_CONSTRAINT_STEP : raiseFirst ? RAISE_CONSTRAINT_STEP : null;
   const zoneRulesets =
-    input.rulesetHcl === false ? [] : await Promise.all(analysis.zones.map((z, i) => rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy, gate)));
+    input.rulesetHcl === false
+      ? []
+      : await Promise.all(
+          analysis.zones.map((z, i) =>
+            // One kept resource with for_each serves several zones (an instance each): it is written once.
+            keptFrom(z) && analysis.zones.slice(0, i).some((o) => o.rulesetResourceName === z.rulesetResourceName)
+              ? Promise.resolve(`# ${z.zone.zoneName ?? z.zone.zoneId}: instance ${z.zone.imports[0]?.to ?? z.rulesetResourceName} of the resource kept above\n`)
+              : rulesetHclFor(z, providerMajor, input.extracted, notMigrated.get(z.zone.zoneId) ?? [], fits[i]!, pinnedWithoutLegacy, gate),
+          ),
+        );
   // An instance that plans no ruleset (it only feeds a zone another root holds): a ruleset.tf that says so.
   const rulesetTf = input.rulesetHcl === false || analysis.zones.length > 0 ? zoneRulesets.join("\n") : emptyRulesetFile(input.fedZones ?? []);
   const importsTf = versionFit.importBlocks && importCount > 0 ? importsFile(analysis.zones, versionFit.importIdExpressions) : null;

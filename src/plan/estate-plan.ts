@@ -18,7 +18,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../terraform/versions/providers.js";
 import { assemblePlan, type AssembledPlan } from "./artifacts.js";
-import { extractedInstanceSuffixes, extractedOrderFindings, matchExtracted } from "./extracted-match.js";
+import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, extractedUnusedFindings, matchExtracted } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 
@@ -76,13 +76,16 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
     const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
     const providerMajor = input.providerMajor ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
-    const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId));
+    const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId), inst.workspaceKnown ? inst.workspace : null);
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
     // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.
     const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
     return { inst, info, providerMajor, names, gate, suffixes };
   });
+  // Nor may one such resource go into the files of several workspaces of one root.
+  const gated = setups.filter((s) => s.gate !== null).map((s) => ({ dir: s.inst.dir, root: s.inst.root, workspace: s.inst.workspace, names: s.names }));
+  extractedSharedByWorkspaces(extracted, gated, input.fromCfTerraforming ?? "", errors);
   const online = await analyzeEstateOnline(
     instanceInputs(estate.instances).map((one, i) => {
       const { providerMajor, names, gate, suffixes } = setups[i]!;
@@ -122,7 +125,12 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     }
     const at = { root: inst.root, workspace: inst.workspace };
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
-    if (fromCfTerraforming) plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, path.relative(estate.base, path.resolve(cwd, fromCfTerraforming))));
+    if (fromCfTerraforming) {
+      const file = path.relative(estate.base, path.resolve(cwd, fromCfTerraforming));
+      plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, file));
+      const zoneIds = groupByZone(inst.ws.domain).map((z) => z.zoneId);
+      plan.findings.push(...extractedUnusedFindings(extracted, setups[i]!.names, zoneIds, inst.workspaceKnown ? inst.workspace : null, file));
+    }
     for (const step of plan.steps) Object.assign(step, at);
     for (const f of plan.findings) Object.assign(f, at);
     errors.push(...plan.errors);

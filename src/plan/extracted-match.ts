@@ -3,16 +3,26 @@
 import path from "node:path";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import { extractedInstance } from "../core/extracted-instance.js";
+import { extractedInstance, extractedInstanceZones } from "../core/extracted-instance.js";
 import type { Finding, InputError } from "../core/model.js";
 import { inputRecord } from "../core/null-proto.js";
 import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
+import { finding } from "../core/findings.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 
-/** Zone id → the extracted resource whose ruleset it gets. */
-export function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[]): Record<string, string> {
+/**
+ * Zone id → the extracted resource whose ruleset it gets. A resource with count or for_each whose zone_id is
+ * an expression serves each zone one of its instances names offline (`for_each = { shop = "<id>" }`,
+ * `zone_id = each.value`): one resource for several zones of the root. `workspace`: what
+ * `terraform.workspace` is, null when not known.
+ */
+export function matchExtracted(extracted: ExtractedRuleset[], zoneIds: string[], workspace: string | null = null): Record<string, string> {
   const names = inputRecord<string>();
   for (const e of extracted) if (e.zoneId && zoneIds.includes(e.zoneId)) names[e.zoneId] = e.resourceName;
+  for (const e of extracted) {
+    if (e.zoneId) continue;
+    for (const zone of extractedInstanceZones(e.repetition, workspace)) if (zoneIds.includes(zone) && !Object.hasOwn(names, zone)) names[zone] = e.resourceName;
+  }
   // One resource and one zone: it serves that zone unless both ids are known and differ (over several
   // instances, another instance's zone: it is that one's).
   const only = extracted[0];
@@ -66,4 +76,65 @@ export function extractedInstanceSuffixes(
     }
   }
   return suffixes;
+}
+
+/**
+ * A kept resource with count or for_each that serves zones of several workspaces of one root: step 2 copies
+ * each workspace's ruleset.tf to a file of its own in that root, and the resource, left as written (its
+ * count/for_each is not rewritten), would be declared in each of them: terraform refuses the root
+ * ("Duplicate resource configuration"), and in every workspace it would manage the other workspaces' zones
+ * too. An input error at the resource in `file` (nothing is written), naming the workspaces.
+ */
+export function extractedSharedByWorkspaces(
+  extracted: ExtractedRuleset[],
+  /** Per planned instance limited to its workspace: its root directory, workspace, and zone → resource name. */
+  uses: { dir: string; root: string; workspace: string; names: Record<string, string> }[],
+  file: string,
+  errors: InputError[],
+): void {
+  for (const e of extracted) {
+    if (e.repetition.count === undefined && e.repetition.forEach === undefined) continue;
+    const byDir = new Map<string, { root: string; workspaces: string[] }>();
+    for (const u of uses) {
+      if (!Object.values(u.names).includes(e.resourceName)) continue;
+      const at = byDir.get(u.dir) ?? { root: u.root, workspaces: [] };
+      if (!at.workspaces.includes(u.workspace)) at.workspaces.push(u.workspace);
+      byDir.set(u.dir, at);
+    }
+    for (const { root, workspaces } of byDir.values()) {
+      if (workspaces.length < 2) continue;
+      const ws = [...workspaces].sort();
+      errors.push({
+        file,
+        line: e.line,
+        column: null,
+        message: `cloudflare_ruleset.${e.resourceName} has ${e.repetition.forEach !== undefined ? "for_each" : "count"} and serves zones of workspaces ${ws.join(", ")} of root ${root}: each workspace's ruleset.tf would declare it (left as written), and with their copies in one root terraform refuses the duplicate resource; in every workspace it would also manage the other workspaces' zones. Nothing is written: write one resource per zone, without count/for_each (each then goes to its own workspace's file, limited to that workspace)`,
+      });
+    }
+  }
+}
+
+/**
+ * VALUE_UNRESOLVED for each kept resource whose zone_id is an expression that serves none of this root's
+ * zones while it has several (matchExtracted could not tell which offline): a generated ruleset is written
+ * for each zone instead, and the finding says so, never silently.
+ */
+export function extractedUnusedFindings(extracted: ExtractedRuleset[], names: Record<string, string>, zoneIds: string[], workspace: string | null, file: string): Finding[] {
+  if (zoneIds.length < 2) return [];
+  const used = new Set(Object.values(names));
+  return extracted
+    .filter((e) => !e.zoneId && !used.has(e.resourceName))
+    .map((e) => {
+      const address = `cloudflare_ruleset.${e.resourceName}`;
+      const repeated = e.repetition.count !== undefined || e.repetition.forEach !== undefined;
+      const instance = repeated ? extractedInstance(e.repetition, zoneIds[0]!, workspace) : null;
+      const why = instance && !instance.ok ? instance.reason : `its zone_id (${e.zoneIdExpression ?? "an expression"}) is not known offline`;
+      return finding(
+        "VALUE_UNRESOLVED",
+        `${address} (kept from cf-terraforming's output) is not used: ${why}, so which of this root's ${zoneIds.length} zones (${zoneIds.join(", ")}) it serves is not known offline; a generated ruleset is written for each instead. Make its for_each literal (zone_id = each.value) or write one resource per zone with a literal zone_id`,
+        { file: file.split(path.sep).join("/"), line: e.line, zoneId: null },
+        { resource: address },
+        "warning",
+      );
+    });
 }

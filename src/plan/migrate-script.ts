@@ -21,6 +21,7 @@ import { displayZone, zoneLabel } from "./steps.js";
 import { isLegacyDataAddress } from "../core/legacy-types.js";
 import { importIdForText } from "../core/zone-placeholder.js";
 import { lineageText, scriptWorkspace, type PlannedState } from "./planned-state.js";
+import { rulesetCopyFile } from "../core/workspace-ruleset.js";
 
 export interface ScriptPatch {
   /** File name of the patch next to the script. */
@@ -162,7 +163,8 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('  current="$("$TF" state list)" || exit 1');
   w('  grep -qxF -- "$1" <<<"$current"');
   w("}");
-  if (input.rulesetGate && imports.length > 0) {
+  const declared = imports.filter((imp) => imp.to.startsWith("cloudflare_ruleset."));
+  if (declared.length > 0) {
     w("# Whether a file of the root module declares resource \"cloudflare_ruleset\" NAME: HCL (./*.tf) or JSON (./*.tf.json).");
     w("declares_ruleset() {");
     w(String.raw`  grep -qsE "^[[:space:]]*resource[[:space:]]+\"cloudflare_ruleset\"[[:space:]]+\"$1\"" ./*.tf && return 0`);
@@ -315,16 +317,20 @@ export function renderMigrateScript(input: ScriptInput): string {
   }
   w();
 
-  if (input.rulesetGate) {
+  // `terraform import` of a resource the configuration does not declare fails ("resource address does not
+  // exist in the configuration") after the steps before it: each import target must be declared (step 2's
+  // copy of ruleset.tf) or already in state before anything changes.
+  if (declared.length > 0) {
     const gate = input.rulesetGate;
-    w(`# Step 2 copies ruleset.tf to ${gate.copy}: one file per workspace of this root, each resource limited to its workspace.`);
-    for (const z of input.zones) {
-      for (const imp of z.zone.imports) {
-        const name = imp.to.replace(/^cloudflare_ruleset\./, "").replace(/\[.*$/, "");
-        w(`if ! in_state ${shellQuote(imp.to)} && ! declares_ruleset ${shellQuote(name)}; then`);
-        w(`  fail ${shellQuote(`the root module declares no cloudflare_ruleset.${name} (workspace ${gate.workspace}): copy ruleset.tf to ./${gate.copy} first (PLAN.md step 2; every workspace of this root has its own file, never one over another). Nothing was changed`)}`);
-        w("fi");
-      }
+    const copy = gate ? gate.copy : rulesetCopyFile(null);
+    if (gate) w(`# Step 2 copies ruleset.tf to ${gate.copy}: one file per workspace of this root, each resource limited to its workspace.`);
+    else w(`# Step 2 copies ruleset.tf to ${copy}: terraform import needs the resource declared.`);
+    for (const imp of declared) {
+      const name = imp.to.replace(/^cloudflare_ruleset\./, "").replace(/\[.*$/, "");
+      w(`if ! in_state ${shellQuote(imp.to)} && ! declares_ruleset ${shellQuote(name)}; then`);
+      if (gate) w(`  fail ${shellQuote(`the root module declares no cloudflare_ruleset.${name} (workspace ${gate.workspace}): copy ruleset.tf to ./${gate.copy} first (PLAN.md step 2; every workspace of this root has its own file, never one over another). Nothing was changed`)}`);
+      else w(`  fail ${shellQuote(`the root module declares no cloudflare_ruleset.${name}, which step 3 imports: copy ruleset.tf to ./${copy} first (PLAN.md step 2). Nothing was changed`)}`);
+      w("fi");
     }
   }
   w();

@@ -141,4 +141,34 @@ describe("count / for_each that terraform rejects", () => {
     expect(report.errors[0]!.message).toMatch(/^module\.waf: for_each is a tuple, not a set: .*value of type tuple\./);
     expect(report.resources.map((r) => r.address)).toEqual(expect.arrayContaining(['module.one.cloudflare_waf_rule.r["a"]', 'module.one.cloudflare_waf_rule.r["b"]']));
   });
+
+  it("keys() of a map(...) variable and setproduct of lists are lists, told as terraform tells them; instance keys hold numbers in full", async () => {
+    // terraform console: type(keys(tomap({a=1}))) is list(string), type(setproduct(["a"], ["b"])) is
+    // list(tuple([string, string])), "z${1e21}" is "z1000000000000000000000", "z${1.5e-7}" is "z0.00000015".
+    const dir = tree({
+      "main.tf": [
+        `variable "zones" {\n  type    = map(string)\n  default = { shop = "${ZONE}" }\n}\n`,
+        rule("by_key", "for_each = keys(var.zones)"),
+        rule("by_tomap_values", "for_each = values(tomap(var.zones))"),
+        rule("by_object_key", `for_each = keys({ shop = "${ZONE}" })`),
+        rule("product", 'for_each = setproduct(["a"], ["b"])'),
+        rule("big", 'for_each = toset(["z${1e21}", "z${1.5e-7}"])'),
+        rule("inexact", 'for_each = toset(["z${9007199254740992 + 1}"])'),
+        `locals {\n  cfg = { zone_id = "${ZONE}" }\n}\n`,
+      ].join(""),
+    });
+    const { report, exitCode } = await scan(dir);
+    expect(exitCode).toBe(2);
+    const message = (a: string) => report.errors.find((e) => e.message.startsWith(`cloudflare_waf_rule.${a}:`))?.message;
+    expect(message("by_key")).toContain("for_each is a list, not a set: ");
+    expect(message("by_key")).toContain("you have provided a value of type list of string.");
+    expect(message("by_tomap_values")).toContain("you have provided a value of type list of string.");
+    expect(message("by_object_key")).toContain("you have provided a value of type tuple.");
+    expect(message("product")).toContain("you have provided a value of type list of tuple.");
+    expect(report.errors).toHaveLength(4);
+    const addresses = report.resources.map((r) => r.address);
+    expect(addresses).toEqual(expect.arrayContaining(['cloudflare_waf_rule.big["z1000000000000000000000"]', 'cloudflare_waf_rule.big["z0.00000015"]']));
+    // 2^53 + 1 is not a double: its text is not known offline, so no instance key is made up.
+    expect(addresses.filter((a) => a.startsWith("cloudflare_waf_rule.inexact"))).toEqual(["cloudflare_waf_rule.inexact"]);
+  });
 });

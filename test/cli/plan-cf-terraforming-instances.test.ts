@@ -5,7 +5,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
-import { tempDir } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 
 const US = "2c3d4e5f60718293a4b5c6d7e8f90112";
 
@@ -53,6 +53,35 @@ describe("plan --from-cf-terraforming over two workspaces", () => {
     expect(script).not.toContain("terraform_managed_resource_abc[0]");
   });
 
+  // Planned over both workspaces, the same block went into out/_root/eu/ruleset.tf and out/_root/us/ruleset.tf
+  // (with a TODO): copied as PLAN.md says, both files in live/staging declared it, and terraform refuses the
+  // root (Duplicate resource "cloudflare_ruleset" configuration); each workspace would also manage the other's zone.
+  it("a resource with for_each over both workspaces' zones, planned for both: refused at the resource before anything is written", async () => {
+    const root = staging(forEachResource(`{\n    eu = "1b2c3d4e5f60718293a4b5c6d7e8f901"\n    us = "${US}"\n  }`));
+    const states = ["eu", "us"].flatMap((ws) => ["--state", `terraform.tfstate.d/${ws}/terraform.tfstate`]);
+    const r = await runCli(["plan", ".", ...states, "--from-cf-terraforming", "../../cft.tf", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode).toBe(2);
+    expect(existsSync(path.join(root, "out"))).toBe(false);
+    const errors = JSON.parse(r.stdout).errors.filter((e: { file: string }) => e.file === "../../cft.tf");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ line: 1 });
+    expect(errors[0].message).toContain("cloudflare_ruleset.terraform_managed_resource_abc has for_each and serves zones of workspaces eu, us of root .: ");
+    expect(errors[0].message).toContain("terraform refuses the duplicate resource");
+    // One resource per zone is what it asks for, and that plans: each workspace's file has its own resource.
+    writeFileSync(
+      path.join(root, "../../cft.tf"),
+      ["eu", "us"].map((ws) => `resource "cloudflare_ruleset" "managed_${ws}" {\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = "${ws === "eu" ? "1b2c3d4e5f60718293a4b5c6d7e8f901" : US}"\n}\n`).join("\n"),
+    );
+    const ok = await runCli(["plan", ".", ...states, "--from-cf-terraforming", "../../cft.tf", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    const eu = readFileSync(path.join(root, "out/_root/eu/ruleset.tf"), "utf8");
+    const us = readFileSync(path.join(root, "out/_root/us/ruleset.tf"), "utf8");
+    expect(eu).toContain('resource "cloudflare_ruleset" "managed_eu"');
+    expect(eu).not.toContain("managed_us");
+    expect(us).toContain('resource "cloudflare_ruleset" "managed_us"');
+    expect(us).not.toContain("managed_eu");
+  });
+
   it("a resource whose for_each is not known offline: refused at the resource, nothing written, exit 2, no script", async () => {
     const root = staging(forEachResource("var.zones"));
     const args = ["plan", ".", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--from-cf-terraforming", "../../cft.tf"];
@@ -82,3 +111,37 @@ describe("plan --from-cf-terraforming over two workspaces", () => {
   });
 });
 
+describe("plan --from-cf-terraforming with one for_each resource for several zones of one root", () => {
+  // matchExtracted used a resource whose zone_id is an expression only when the root had one zone: with
+  // testdata/multi-zone's two zones it was dropped, silently, and a generated ruleset written for each.
+  const SHOP = "0da42c8d2132a9ddaf714f9e7c920711";
+  const BLOG = "9a7806061c88ada191ed06f989cc3dac";
+  it("imports each zone into the instance its for_each names, and ruleset.tf keeps the resource once", async () => {
+    const root = copyFixture("multi-zone");
+    const cft = path.join(tempDir("cfwm-cft-zones-"), "cft.tf");
+    writeFileSync(cft, `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  for_each = {\n    shop = "${SHOP}"\n    blog = "${BLOG}"\n  }\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = each.value\n}\n`);
+    const ids = ["--ruleset-id", `${SHOP}=6f1d2a3b4c5d6e7f8091a2b3c4d5e6f7`, "--ruleset-id", `${BLOG}=7f1d2a3b4c5d6e7f8091a2b3c4d5e6f7`];
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...ids, "--from-cf-terraforming", cft, "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const imports = Object.fromEntries(JSON.parse(r.stdout).zones.map((z: { zoneId: string; imports: { to: string }[] }) => [z.zoneId, z.imports.map((i) => i.to)]));
+    expect(imports).toEqual({ [SHOP]: ['cloudflare_ruleset.terraform_managed_resource_abc["shop"]'], [BLOG]: ['cloudflare_ruleset.terraform_managed_resource_abc["blog"]'] });
+    const ruleset = readFileSync(path.join(root, "out/ruleset.tf"), "utf8");
+    expect(ruleset.match(/resource "cloudflare_ruleset"/g)).toHaveLength(1);
+    expect(ruleset).not.toContain("waf_managed_");
+  });
+
+  it("one whose for_each is not known offline is not used, and a VALUE_UNRESOLVED at its line says so", async () => {
+    const root = copyFixture("multi-zone");
+    const cft = path.join(tempDir("cfwm-cft-zones-"), "cft.tf");
+    writeFileSync(cft, `resource "cloudflare_ruleset" "terraform_managed_resource_abc" {\n  for_each = var.zones\n\n  kind    = "zone"\n  name    = "default"\n  phase   = "http_request_firewall_managed"\n  zone_id = each.value\n}\n`);
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--from-cf-terraforming", cft, "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).not.toBe(2);
+    const report = JSON.parse(r.stdout);
+    const unused = report.findings.filter((f: { code: string; message: string }) => f.code === "VALUE_UNRESOLVED" && f.message.startsWith("cloudflare_ruleset.terraform_managed_resource_abc "));
+    expect(unused).toHaveLength(1);
+    expect(unused[0]).toMatchObject({ severity: "warning", line: 1 });
+    expect(unused[0].message).toContain("is not used: its for_each is not known offline (var.zones");
+    expect(unused[0].message).toContain(`${SHOP}, ${BLOG}`);
+    expect(report.zones.flatMap((z: { imports: { to: string }[] }) => z.imports.map((i) => i.to))).toEqual(["cloudflare_ruleset.waf_managed_shop_example_com", "cloudflare_ruleset.waf_managed_blog_example_org"]);
+  });
+});

@@ -67,6 +67,8 @@ describe("plan --out-dir: one workspace's ruleset per file, limited to that work
     expect(r.exitCode, r.stderr).toBe(0);
     expect(read(root, "out/ruleset.tf")).toContain(`resource "cloudflare_ruleset" "waf_managed_${EU.slice(0, 8)}" {\n  zone_id`);
     expect(read(root, "out/PLAN.md")).toContain("' ./cf-waf-migrate-ruleset.tf");
-    expect(read(root, "out/migrate.sh")).not.toContain("the root module declares no cloudflare_ruleset");
+    // Every migrate.sh checks the ruleset is declared; only a root shared by workspaces names its own file.
+    expect(read(root, "out/migrate.sh")).not.toContain("every workspace of this root has its own file");
+    expect(read(root, "out/migrate.sh")).toContain("copy ruleset.tf to ./cf-waf-migrate-ruleset.tf first (PLAN.md step 2). Nothing was changed");
   });
 });

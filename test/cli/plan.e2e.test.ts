@@ -151,6 +151,8 @@ describe("cf-waf-migrate plan", () => {
   it("migrate.sh runs against the fake terraform: exact argv, dry run before real removal, steps in order; a second run resumes", async () => {
     const work = copyFixture("multi-zone");
     const out = await migrationArtifacts();
+    // PLAN.md step 2: migrate.sh refuses to start without the ruleset it imports declared.
+    copyFileSync(path.join(out, "ruleset.tf"), path.join(work, "cf-waf-migrate-ruleset.tf"));
     const log = path.join(tempDir(), "argv.log");
     // Step 0 (outside the script): the override blocks are gone and applied (terraform apply deleted it).
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
@@ -201,6 +203,8 @@ describe("cf-waf-migrate plan", () => {
   it("migrate.sh keeps the legacy blocks while another workspace of the root still holds them, and deletes them once it has migrated", async () => {
     const work = copyFixture("multi-zone");
     const out = await migrationArtifacts();
+    // PLAN.md step 2: migrate.sh refuses to start without the ruleset it imports declared.
+    copyFileSync(path.join(out, "ruleset.tf"), path.join(work, "cf-waf-migrate-ruleset.tf"));
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
     await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });
     // Workspace `staging` (the local backend's layout) has not migrated: its state holds the legacy instances.
@@ -232,6 +236,8 @@ describe("cf-waf-migrate plan", () => {
   it("migrate.sh refuses to change state without --yes when nobody can answer, and honours TF=tofu", async () => {
     const work = copyFixture("multi-zone");
     const out = await migrationArtifacts();
+    // PLAN.md step 2: migrate.sh refuses to start without the ruleset it imports declared.
+    copyFileSync(path.join(out, "ruleset.tf"), path.join(work, "cf-waf-migrate-ruleset.tf"));
     const log = path.join(tempDir(), "argv.log");
     await execa("git", ["apply", path.join(out, "uri-overrides-removal.patch")], { cwd: work });
     await execa("node", [FAKE_TERRAFORM, "state", "rm", "-backup=-", "module.uri_overrides[0].cloudflare_waf_override.checkout"], { cwd: work });

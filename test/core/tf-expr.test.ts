@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateConfigValue, expressionSource, resolveBody } from "../../src/core/tf-expr/body.js";
 import { evaluate, type Scope } from "../../src/core/tf-expr/evaluate.js";
 import { ExprSyntaxError, parseExpression } from "../../src/core/tf-expr/parse.js";
-import { EvalError, isSetValue, ResourceReference, Unknown, type Value } from "../../src/core/tf-expr/values.js";
+import { EvalError, isListValue, isSetValue, ResourceReference, Unknown, type Value } from "../../src/core/tf-expr/values.js";
 
 const FILES: Record<string, string> = {
   "/m/zones.yml": "shop:\n  zone: shop.example.com\n  sensitivity: medium\n  bypass:\n    - products: [waf, rateLimit]\n  enabled: yes\nblog:\n  zone: blog.example.com\n  sensitivity: null\n",
@@ -272,7 +272,8 @@ describe("sets stay sets through the evaluator's copies, and only there", () => 
       'merge(local.by_env, { x = 1 })["prod"]',
       "local.cfg.a.hosts",
       '"${local.hosts}"',
-      'setproduct(["a"], ["b"])',
+      'setproduct(local.hosts, ["b"])',
+      'setproduct(["b"], local.hosts)',
     ]) {
       expect(isSet(src, { on: true }), src).toBe(true);
     }
@@ -290,6 +291,8 @@ describe("sets stay sets through the evaluator's copies, and only there", () => 
       'var.on ? ["x"] : ["y"]',
       '(var.on ? { a = ["x"] } : { a = ["y"] }).a',
       '(var.on ? { a = ["x"] } : { b = toset([]) }).a',
+      // terraform 1.11: type(setproduct(["a"], ["b"])) is list(tuple([string, string])).
+      'setproduct(["a"], ["b"])',
     ]) {
       expect(isSet(src, { on: true }), src).toBe(false);
     }
@@ -333,5 +336,54 @@ describe("toset and the set functions, as terraform 1.11 gives them", () => {
     expect(() => ev('setsubtract("a", [])')).toThrow(EvalError);
     expect(ev('setunion(var.unset, ["a"])')).toBeInstanceOf(Unknown);
     expect(ev('setintersection(["a"], [var.unset])')).toBeInstanceOf(Unknown);
+  });
+});
+
+describe("types and number text as terraform 1.11 gives them (terraform console, no provider)", () => {
+  it("keys and values of a map are lists, of an object tuples; setproduct is a list unless an argument is a set", () => {
+    // type(keys(tomap({a=1}))) = list(string); type(keys({a=1})) = tuple([string]).
+    const isList = (src: string): boolean => {
+      const v = ev(src);
+      expect(Array.isArray(v), src).toBe(true);
+      return isListValue(v) && !isSetValue(v);
+    };
+    expect(isList("keys(tomap({ a = 1 }))")).toBe(true);
+    expect(isList("values(tomap({ a = 1 }))")).toBe(true);
+    expect(isList("keys({ a = 1 })")).toBe(false);
+    expect(isList("values({ a = 1 })")).toBe(false);
+    expect(isList('setproduct(["a", "b"], ["c"])')).toBe(true);
+    expect(ev('setproduct(["a", "b"], ["c"])')).toEqual([["a", "c"], ["b", "c"]]);
+    expect(isSetValue(ev('setproduct(toset(["a"]), ["c"])'))).toBe(true);
+    // "Call to function "setproduct" failed: at least two arguments are required."
+    expect(() => ev('setproduct(["a"])')).toThrow(/at least two arguments are required/);
+    expect(ev('try(setproduct(["a"]), "caught")')).toBe("caught");
+  });
+
+  it("numbers convert to string in full, never with an exponent", () => {
+    const cases: [string, string][] = [
+      ["tostring(1e21)", "1000000000000000000000"],
+      ['"y${1e20}"', "y100000000000000000000"],
+      ['"x${1.5e-7}"', "x0.00000015"],
+      ['"x${1e-20}"', "x0.00000000000000000001"],
+      ['"x${-0.000001}"', "x-0.000001"],
+      ['"x${0.1}"', "x0.1"],
+      ['"x${2e300}"', "x2" + "0".repeat(300)],
+      ["tostring(9007199254740991)", "9007199254740991"],
+      ["tostring(-0)", "-0"],
+      ['"${1.5}-${12}"', "1.5-12"],
+    ];
+    for (const [src, want] of cases) expect(ev(src), src).toBe(want);
+    expect(ev('{ "${1e21}" = 1 }')).toEqual({ "1000000000000000000000": 1 });
+  });
+
+  it("a number whose text terraform knows but a double does not is unknown, never rounded digits, and try does not catch it", () => {
+    // terraform: "${1/3}" is 0.333… to 154 digits; 12345678901234567890 and 9007199254740992 + 1 stay exact.
+    for (const src of ['"x${1/3}"', "tostring(12345678901234567890)", "tostring(9007199254740992 + 1)", "9007199254740992 + 1", "tostring(4294967296 * 4294967296)", "4294967297 * 4294967297", 'try(tostring(1/3), "x")']) {
+      const v = ev(src);
+      expect(v, src).toBeInstanceOf(Unknown);
+      expect((v as Unknown).reason, src).toMatch(/offline/);
+    }
+    expect(ev("9007199254740990 + 1")).toBe(9007199254740991);
+    expect(ev("1/4 * 4")).toBe(1);
   });
 });

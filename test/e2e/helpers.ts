@@ -5,7 +5,7 @@
 import { execa } from "execa";
 import { expect } from "vitest";
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { resourceOfInstance } from "../../src/core/resource-match.js";
 import { BIN, ROOT, runCli, TESTDATA } from "../support/cli.js";
@@ -195,7 +195,13 @@ export function runGroup(cmd: string, args: string[], cwd: string, env: Record<s
 }
 
 /** migrate.sh --yes with the wrapper as TF. */
+/**
+ * PLAN.md step 2 (ruleset.tf copied into the root, where it is not yet), then migrate.sh --yes with the
+ * wrapper as terraform: the script refuses to start without the ruleset it imports declared.
+ */
 export function runScript(copy: Copy, out: string, env: Record<string, string> = {}, killAfterMs?: number): Promise<RunResult> {
+  const copied = path.join(copy.root, "cf-waf-migrate-ruleset.tf");
+  if (existsSync(path.join(out, "ruleset.tf")) && !existsSync(copied)) copyFileSync(path.join(out, "ruleset.tf"), copied);
   return runGroup("bash", [path.join(out, "migrate.sh"), "--yes"], copy.root, tfEnv({ TF: WRAPPER, ...env }), killAfterMs);
 }
 

@@ -6,7 +6,7 @@
 // byte-identical; with staging selected it runs. Real terraform (state pull/list/rm, workspace); import
 // and plan stubbed (test/support/real-terraform.sh).
 import { execa } from "execa";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
@@ -43,6 +43,8 @@ describe("migrate.sh from a plan made with a pulled copy of one workspace's stat
     const script = readFileSync(path.join(out, "migrate.sh"), "utf8");
     expect(script).not.toContain("export TF_WORKSPACE");
     expect(script).toContain("Its workspace is unknown");
+    // PLAN.md step 2 (migrate.sh refuses to start without the ruleset it imports declared).
+    copyFileSync(path.join(out, "ruleset.tf"), path.join(root, "cf-waf-migrate-ruleset.tf"));
 
     const prodFile = path.join(root, "terraform.tfstate.d/prod/terraform.tfstate");
     const stagingFile = path.join(root, "terraform.tfstate.d/staging/terraform.tfstate");

@@ -193,3 +193,39 @@ describe("migrate.sh for one workspace of a root several share: the copied rules
     expect(declares(files)).toBe(status);
   });
 });
+
+describe("migrate.sh for a root of its own: the ruleset step 3 imports must be declared before any change", () => {
+  // Only the workspace-shared root checked it: elsewhere a forgotten step 2 let the script run until
+  // `terraform import` failed ("resource address does not exist in the configuration").
+  const zone = { zone: { zoneId: "0da42c8d2132a9ddaf714f9e7c920711", zoneName: null, imports: [{ to: "cloudflare_ruleset.waf_managed_0da42c8d", id: "zone/0da42c8d2132a9ddaf714f9e7c920711/6f1d2a3b4c5d6e7f8091a2b3c4d5e6f7" }] } };
+  const script = renderMigrateScript({ version: "0.0.0", zones: [zone] as never, legacyResources: ["cloudflare_waf_package.owasp"], patchDir: ".", legacyPatch: null, overridesPatch: null });
+  const run = (files: Record<string, string>) => {
+    const dir = tempDir("cfwm-declared-");
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+    writeFileSync(path.join(dir, "migrate.sh"), script);
+    // A terraform double: an empty state; every call logged.
+    writeFileSync(path.join(dir, "tf.sh"), '#!/bin/bash\necho "$*" >> "$TFLOG"\n[ "$1 $2" = "state pull" ] && echo "{}"\nexit 0\n', { mode: 0o755 });
+    const log = path.join(dir, "tf.log");
+    writeFileSync(log, "");
+    const r = spawnSync("bash", ["migrate.sh", "--yes"], { cwd: dir, env: { PATH: process.env.PATH, TF: path.join(dir, "tf.sh"), TFLOG: log }, encoding: "utf8" });
+    return { status: r.status, stderr: r.stderr, calls: spawnSync("cat", [log], { encoding: "utf8" }).stdout };
+  };
+  const main = { "main.tf": 'resource "cloudflare_waf_package" "owasp" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"\n}\n' };
+
+  it("checks it before step 0's question and step 3", () => {
+    expect(script).toContain("if ! in_state 'cloudflare_ruleset.waf_managed_0da42c8d' && ! declares_ruleset 'waf_managed_0da42c8d'; then");
+    expect(script.indexOf("declares_ruleset 'waf")).toBeLessThan(script.indexOf('step "0: preconditions'));
+  });
+
+  it("refuses with one line, nothing imported, when ruleset.tf was not copied", () => {
+    const r = run(main);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("migrate.sh: the root module declares no cloudflare_ruleset.waf_managed_0da42c8d, which step 3 imports: copy ruleset.tf to ./cf-waf-migrate-ruleset.tf first (PLAN.md step 2). Nothing was changed");
+    expect(r.calls).not.toMatch(/^import /m);
+  });
+
+  it("imports once it is copied", () => {
+    const r = run({ ...main, "cf-waf-migrate-ruleset.tf": 'resource "cloudflare_ruleset" "waf_managed_0da42c8d" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"\n}\n' });
+    expect(r.calls).toMatch(/^import cloudflare_ruleset\.waf_managed_0da42c8d zone\//m);
+  });
+});

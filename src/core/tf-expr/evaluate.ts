@@ -9,6 +9,7 @@ import {
   deepEqual,
   EvalError,
   EvaluationTooCostly,
+  NotKnownOffline,
   firstUnknownIn,
   isKnown,
   isObject,
@@ -55,7 +56,7 @@ export function evaluate(e: Expr, scope: Scope, meter: Meter = { steps: 0 }): Va
   try {
     return ev(e, { scope, bound: new Map(), meter, limit: meter.steps + MAX_EVALUATION_STEPS });
   } catch (err) {
-    if (err instanceof EvaluationTooCostly) return new Unknown(err.message);
+    if (err instanceof NotKnownOffline) return new Unknown(err.message);
     // A string past the engine's length limit (a function such as replace() multiplying one).
     if (err instanceof RangeError && /string length/i.test(err.message)) return new Unknown(`the value is too large to evaluate offline (${err.message})`);
     throw err;
@@ -159,7 +160,7 @@ function unifiedWithOther(v: Value[] | { [key: string]: Value }, other: Expr, en
   try {
     o = ev(other, env);
   } catch (err) {
-    if (err instanceof EvaluationTooCostly) throw err;
+    if (err instanceof NotKnownOffline) throw err;
     return unified(v, UNTYPED, env);
   }
   return unified(v, isKnown(o) ? o : UNTYPED, env);
@@ -324,6 +325,19 @@ function toBool(v: Known): boolean {
   throw new EvalError(`a bool is required, got ${JSON.stringify(v)}`);
 }
 
+/**
+ * Terraform's integer arithmetic is exact (512-bit numbers): `9007199254740992 + 1` is `9007199254740993`.
+ * A double is exact only up to 2^53: a result of integers past that which the double rounded is not known
+ * offline (never the rounded double).
+ */
+function exactInteger(a: number, b: number, r: number, op: "+" | "-" | "*"): number {
+  if (Number.isSafeInteger(r) || !Number.isInteger(a) || !Number.isInteger(b) || !Number.isFinite(r)) return r;
+  const [x, y] = [BigInt(a), BigInt(b)];
+  const exact = op === "+" ? x + y : op === "-" ? x - y : x * y;
+  if (exact !== BigInt(r)) throw new NotKnownOffline(`${a} ${op} ${b} is past the integers computed exactly offline (2^53)`);
+  return r;
+}
+
 function toNumber(v: Known): number {
   if (typeof v === "number") return v;
   if (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
@@ -349,11 +363,11 @@ function binary(op: string, l: Value, r: Value): Value {
     case "||":
       return toBool(a) || toBool(b);
     case "+":
-      return toNumber(a) + toNumber(b);
+      return exactInteger(toNumber(a), toNumber(b), toNumber(a) + toNumber(b), op);
     case "-":
-      return toNumber(a) - toNumber(b);
+      return exactInteger(toNumber(a), toNumber(b), toNumber(a) - toNumber(b), op);
     case "*":
-      return toNumber(a) * toNumber(b);
+      return exactInteger(toNumber(a), toNumber(b), toNumber(a) * toNumber(b), op);
     case "/":
       return toNumber(a) / toNumber(b);
     case "%":

@@ -3,7 +3,7 @@
 // returns unknown (Terraform does the same at plan time), except `coalesce`, which can still decide when
 // a known, usable argument comes before any unknown one.
 import { createRequire } from "node:module";
-import { asUnknown, deepEqual, EvalError, EvaluationTooCostly, firstUnknownIn, fromPlain, isKnown, isObject, isSetValue, markList, markSet, MAX_VALUE_SIZE, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
+import { asUnknown, deepEqual, EvalError, EvaluationTooCostly, firstUnknownIn, fromPlain, isKnown, isObject, isMapValue, isSetValue, markList, markMap, markSet, MAX_VALUE_SIZE, newObject, toStringValue, Unknown, type Known, type Value } from "./values.js";
 
 /** Reads a file for `file()`; given by the Terraform layer (core does no I/O). */
 export type FileReader = (path: string) => string | Unknown;
@@ -177,7 +177,8 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   tomap: (a) => {
     arity(a, 1, 1, "tomap");
-    return map(a[0]!, "tomap");
+    const m = map(a[0]!, "tomap");
+    return isMapValue(m) ? m : markMap(Object.assign(newObject(), m));
   },
   toset: (a) => {
     arity(a, 1, 1, "toset");
@@ -215,10 +216,15 @@ const FUNCTIONS: Record<string, Fn> = {
     for (const x of a) if (list(x, "coalescelist").length > 0) return x;
     throw new EvalError("coalescelist: no non-empty list");
   },
-  keys: (a) => sortedKeys(map(a[0]!, "keys")),
+  // Of a map a list (`list(string)`), of an object a tuple, as terraform types them.
+  keys: (a) => {
+    const ks: Value[] = sortedKeys(map(a[0]!, "keys"));
+    return isMapValue(a[0]!) ? markList(ks) : ks;
+  },
   values: (a) => {
     const m = map(a[0]!, "values");
-    return sortedKeys(m).map((k) => m[k]!);
+    const vs = sortedKeys(m).map((k) => m[k]!);
+    return isMapValue(m) ? markList(vs) : vs;
   },
   length: (a) => {
     const v = a[0]!;
@@ -241,11 +247,13 @@ const FUNCTIONS: Record<string, Fn> = {
     return out;
   },
   setproduct: (a) => {
+    if (a.length < 2) throw new EvalError("setproduct: at least two arguments are required");
     const n = a.reduce<number>((p, x) => p * Math.max(1, list(x, "setproduct").length), 1) * Math.max(1, a.length);
     if (n > MAX_VALUE_SIZE) throw new EvaluationTooCostly(`setproduct: the result would have more than ${MAX_VALUE_SIZE} elements: not evaluated offline`);
     let out: Value[][] = [[]];
     for (const x of a) out = out.flatMap((prefix) => list(x, "setproduct").map((y) => [...prefix, y]));
-    return markSet(a.length === 0 ? [] : out);
+    // A set when an argument is a set, else a list (terraform: `setproduct(["a"], ["b"])` is a list).
+    return a.some(isSetValue) ? markSet(out) : markList(out);
   },
   lower: (a) => str(a[0]!, "lower").toLowerCase(),
   upper: (a) => str(a[0]!, "upper").toUpperCase(),

@@ -66,6 +66,22 @@ export function isListValue(v: Value): boolean {
 }
 
 /**
+ * Terraform maps, as told from objects: `tomap`, a `map(...)` variable. `keys` and `values` of a map are
+ * lists (`list(string)`), of an object tuples; `for_each` messages name the type terraform names.
+ */
+const MAPS = new WeakSet<object>();
+
+/** Marks an object as a Terraform map (and returns it). */
+export function markMap<T extends { [key: string]: Value }>(o: T): T {
+  MAPS.add(o);
+  return o;
+}
+
+export function isMapValue(v: Value): boolean {
+  return isObject(v) && MAPS.has(v);
+}
+
+/**
  * The most an evaluation may build or do (issue #17: no input costs more than linear work). A value's size
  * counts every element at every depth as written out, so `[local.a, local.a]` is twice `local.a` even though
  * it shares it (a chain of such locals doubles at each step: 40 lines would be a trillion elements), and a
@@ -76,8 +92,15 @@ export const MAX_VALUE_SIZE = 1 << 21;
 /** Evaluation steps (expressions evaluated, elements copied) one `evaluate` may take. */
 export const MAX_EVALUATION_STEPS = 1 << 22;
 
+/**
+ * A value terraform knows but this evaluator cannot tell exactly offline (a number past what a double holds
+ * exactly, see numberToString). Not an `EvalError`: `try` and `can` do not catch it; `evaluate` makes it
+ * `Unknown`, saying why.
+ */
+export class NotKnownOffline extends Error {}
+
 /** An evaluation over the bounds above. Not an `EvalError`: `try` and `can` do not catch it. */
-export class EvaluationTooCostly extends Error {}
+export class EvaluationTooCostly extends NotKnownOffline {}
 
 const SIZES = new WeakMap<object, number>();
 
@@ -162,9 +185,34 @@ export function deepEqual(a: Value, b: Value): boolean {
 /** Terraform's conversion to string (templates, `tostring`, map keys). */
 export function toStringValue(v: Value, what: string): string {
   if (typeof v === "string") return v;
-  if (typeof v === "number") return String(v);
+  if (typeof v === "number") return numberToString(v, what);
   if (typeof v === "boolean") return v ? "true" : "false";
   throw new EvalError(`${what}: cannot convert ${typeOfKnown(v)} to string`);
+}
+
+/**
+ * A number as terraform writes it (cty: the decimal digits in full, never an exponent: `1e21` is
+ * `1000000000000000000000`, `1.5e-7` is `0.00000015`, `-0` is `-0`). Terraform's numbers are 512-bit
+ * floats; here they are doubles, which give the same digits only up to 15 significant digits (the shortest
+ * form of a double with more, e.g. `1/3` or `12345678901234567890`, is not what terraform writes):
+ * past that, NotKnownOffline, never digits terraform would not write.
+ */
+export function numberToString(v: number, what: string): string {
+  if (!Number.isFinite(v)) throw new EvalError(`${what}: cannot convert ${v} to string`);
+  if (Object.is(v, -0)) return "-0";
+  if (Number.isSafeInteger(v)) return String(v);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(v.toExponential());
+  if (m === null) throw new NotKnownOffline(`${what}: the number ${v} is not converted to string offline`);
+  const digits = m[2]! + (m[3] ?? "");
+  if (digits.length > 15) {
+    throw new NotKnownOffline(`${what}: the number ${v} has more significant digits than are known offline (terraform computes with 512-bit numbers): its text is not known offline`);
+  }
+  const point = Number(m[4]) + 1; // digits before the decimal point
+  let out: string;
+  if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
+  else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
+  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return m[1] + out;
 }
 
 function typeOfKnown(v: Value): string {

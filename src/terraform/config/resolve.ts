@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { evaluateConfigValue } from "../../core/tf-expr/body.js";
 import type { Scope } from "../../core/tf-expr/evaluate.js";
-import { isKnown, isListValue, isObject, isSetValue, markList, markSet, newObject, ResourceReference, typeName, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
+import { isKnown, isListValue, isObject, isSetValue, markList, markMap, markSet, newObject, ResourceReference, typeName, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
 import type { AttributeError } from "../hcl/attribute-position.js";
 import type { ModuleNode } from "./modules.js";
 
@@ -267,6 +267,13 @@ export class EvaluationContext {
  * marks every array in the value, which can only make a `for_each` over it accepted, never rejected.
  */
 function asDeclared(v: Value, type: string | undefined): Value {
+  const out = asDeclaredArrays(v, type);
+  // A `map(...)` variable is a map: its keys() and values() are lists (list(string)), not tuples.
+  if (type !== undefined && /^map\s*\(/.test(type.trim()) && isObject(out)) return markMap(out === v ? Object.assign(newObject(), out) : out);
+  return out;
+}
+
+function asDeclaredArrays(v: Value, type: string | undefined): Value {
   // A `list(...)` variable makes the value given a list (a set given to it is a list: terraform rejects it as a
   // for_each). With a set inside (`list(set(string))`), the deep marking below applies instead.
   if (type !== undefined && /^list\s*\(/.test(type.trim()) && !/\bset\s*\(/.test(type) && Array.isArray(v)) return markList([...v]);
@@ -312,6 +319,8 @@ function elementType(items: Value[]): string {
   if (items.every((x) => typeof x === "string")) return " of string";
   if (items.every((x) => typeof x === "number")) return " of number";
   if (items.every((x) => typeof x === "boolean")) return " of bool";
+  // setproduct's elements are tuples: terraform says "list of tuple".
+  if (items.every((x) => Array.isArray(x) && !isSetValue(x) && !isListValue(x))) return " of tuple";
   return "";
 }
 
