@@ -66,6 +66,8 @@ describe("estate: one migration per root and workspace", { timeout: 300_000 }, (
     // A root with one workspace keeps the plain file.
     expect(readFileSync(path.join(out, "live/prod/PLAN.md"), "utf8")).toContain("cp '../../migration/live/prod/ruleset.tf' ./cf-waf-migrate-ruleset.tf");
     expect(readFileSync(path.join(out, "live/prod/ruleset.tf"), "utf8")).not.toContain("count");
+    // Step 2 there too: migrate.sh refuses to import a ruleset the root does not declare.
+    copyFileSync(path.join(out, "live/prod/ruleset.tf"), path.join(top, "live/prod/cf-waf-migrate-ruleset.tf"));
     const usBefore = await stateList(staging, "us");
     const sharedBefore = readFileSync(path.join(top, SHARED), "utf8");
 
