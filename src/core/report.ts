@@ -1,13 +1,31 @@
 // Assembles the JSON report (DESIGN.md section 4) from the inventory and the analysis. Pure.
 import type { AnalysisResult } from "./analyze.js";
 import { sortFindings } from "./findings.js";
-import type { Finding, InputError, InventoryResource, PlanStep, Report, ReportRoot } from "./model.js";
+import type { Finding, InputError, InventoryResource, PlanStep, Report, ReportResource, ReportRoot } from "./model.js";
 import { compareText } from "./text-order.js";
 
 export const TOOL_NAME = "cf-waf-migrate";
 
 /** What the report shows of an inventory resource. */
 export type ReportedResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState" | "noInstances">;
+
+/**
+ * The report's entry for a resource, and all that is kept of it when an estate is analysed while it loads
+ * (estate/stream.ts): one projection, so the streamed and the loaded report list the same fields.
+ */
+export function reportedResource(r: ReportedResource): Omit<ReportResource, "root" | "workspace"> {
+  return {
+    address: r.address,
+    type: r.type,
+    file: r.file,
+    line: r.line,
+    zoneId: r.zoneId,
+    inConfig: r.inConfig,
+    inState: r.inState,
+    // A block whose count/for_each gives no instance (listed, nothing of it evaluated): as certs.certificates[] says.
+    ...(r.noInstances ? { noInstances: true } : {}),
+  };
+}
 
 /** What the report takes of an analysis: each zone's entry and the findings (not the zones' inventories). */
 export interface ReportAnalysis {
@@ -32,15 +50,7 @@ export function buildReport(input: {
     ...(input.root !== undefined ? { root: input.root } : {}),
     ...(input.roots !== undefined ? { roots: input.roots } : {}),
     resources: input.resources.map((r) => ({
-      address: r.address,
-      type: r.type,
-      file: r.file,
-      line: r.line,
-      zoneId: r.zoneId,
-      inConfig: r.inConfig,
-      inState: r.inState,
-      // A block whose count/for_each gives no instance (listed, nothing of it evaluated): as certs.certificates[] says.
-      ...(r.noInstances ? { noInstances: true as const } : {}),
+      ...reportedResource(r),
       ...(r.root !== undefined ? { root: r.root, workspace: r.workspace ?? "default" } : {}),
     })),
     zones: input.analysis.zones.map((z) => z.zone),

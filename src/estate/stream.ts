@@ -2,6 +2,7 @@
 // only what the split-zone join and the report need of it is kept: its zones and findings, its resources as
 // the report lists them. Its configuration bodies, state values and domain inventory are not held until the
 // end, so memory follows the report, not the estate. Same report as loadEstate + analyzeEstate. Pure: no I/O.
+import { reportedResource } from "../core/report.js";
 import type { EstateInstance } from "./load.js";
 import { analyzeInstance, joinInstances, type AnalysedInstance, type EstateAnalyzeOptions } from "./analyze.js";
 import { instanceInput, type EstateReportAnalysis, type ReportedInstance } from "./report.js";
@@ -20,16 +21,7 @@ export function analyseForReport(instance: EstateInstance, opts: EstateAnalyzeOp
     workspace: instance.workspace,
     stateFiles: instance.stateFiles,
     ws: {
-      resources: instance.ws.resources.map((r) => ({
-        address: r.address,
-        type: r.type,
-        file: r.file,
-        line: r.line,
-        zoneId: r.zoneId,
-        inConfig: r.inConfig,
-        inState: r.inState,
-        ...(r.noInstances ? { noInstances: true } : {}),
-      })),
+      resources: instance.ws.resources.map(reportedResource),
     },
   };
   return { reported, analysed };
