@@ -14,6 +14,11 @@ export interface RepeatedResource {
   zoneId: unknown;
 }
 
+/** Whether the resource has `count` or `for_each` (then it expands, and an import names one instance). */
+export function isRepeated(r: RepeatedResource): boolean {
+  return r.count !== undefined || r.forEach !== undefined;
+}
+
 export type ExtractedInstance = { ok: true; suffix: string } | { ok: false; reason: string };
 
 type Binding = { each?: { key: string; value: Value }; count?: number };

@@ -3,6 +3,7 @@
 import { access, chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
+import { isRepeated } from "../core/extracted-instance.js";
 import { isLiteralZoneId, isModuleInternalExpression, isRootZoneLookup, RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { LAST_LEGACY_PROVIDER_VERSION, removedBlocksEligible } from "../core/provider-version.js";
 import type { Finding, InputError, PlanStep, Report, Ruleset } from "../core/model.js";
@@ -280,7 +281,7 @@ async function rulesetHclFor(
   if (own) {
     const fitted = await dropConstructs(own.text, fit.omitted.map((m) => m.construct));
     const header = rulesetHeader(fit, pinnedWithoutLegacy).map((line) => `# ${line}\n`).join("");
-    return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${count === null ? fitted.text : withCount(fitted.text, count)}`;
+    return `# ${z.zone.zoneName ?? z.zone.zoneId}: kept from cf-terraforming's output (step 2)\n${header}${count === null ? fitted.text : withCount(fitted.text, count, isRepeated(own.repetition))}`;
   }
   const todo = [...z.rulesetNotes, ...notMigrated];
   const zoneExpr = zoneIdExpression(z);
@@ -299,10 +300,10 @@ async function rulesetHclFor(
 
 /**
  * cf-terraforming's resource, kept as written, with `count` as its first line. One that already has count
- * or for_each is left as it is, with a TODO: two would not load.
+ * or for_each (`repeated`, as read from its block) is left as it is, with a TODO: two would not load.
  */
-export function withCount(text: string, count: string): string {
-  if (/^[ \t]*(count|for_each)[ \t]*=/m.test(text)) return `# TODO: limit this resource to its workspace (count = ${count}); it already has count or for_each, so it was left as written\n${text}`;
+export function withCount(text: string, count: string, repeated: boolean): string {
+  if (repeated) return `# TODO: limit this resource to its workspace (count = ${count}); it already has count or for_each, so it was left as written\n${text}`;
   return text.replace(/^(resource\s+"cloudflare_ruleset"\s+"[^"]+"\s*\{[ \t]*\r?\n)/m, `$1  count = ${count}\n\n`);
 }
 

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import { extractedInstance, extractedInstanceZones } from "../core/extracted-instance.js";
+import { extractedInstance, extractedInstanceZones, isRepeated } from "../core/extracted-instance.js";
 import type { Finding, InputError } from "../core/model.js";
 import { inputRecord } from "../core/null-proto.js";
 import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
@@ -62,7 +62,7 @@ export function extractedInstanceSuffixes(
   for (const [zone, name] of Object.entries(names)) {
     const e = extracted.find((x) => x.resourceName === name);
     // Without count or for_each it keeps the default: the bare address, or `[0]` once limited to a workspace (withCount).
-    if (!e || (e.repetition.count === undefined && e.repetition.forEach === undefined)) continue;
+    if (!e || !isRepeated(e.repetition)) continue;
     const instance = extractedInstance(e.repetition, zone, at.workspaceKnown ? workspace : null);
     if (instance.ok) suffixes[zone] = instance.suffix;
     else {
@@ -93,7 +93,7 @@ export function extractedSharedByWorkspaces(
   errors: InputError[],
 ): void {
   for (const e of extracted) {
-    if (e.repetition.count === undefined && e.repetition.forEach === undefined) continue;
+    if (!isRepeated(e.repetition)) continue;
     const byDir = new Map<string, { root: string; workspaces: string[] }>();
     for (const u of uses) {
       if (!Object.values(u.names).includes(e.resourceName)) continue;
@@ -126,8 +126,7 @@ export function extractedUnusedFindings(extracted: ExtractedRuleset[], names: Re
     .filter((e) => !e.zoneId && !used.has(e.resourceName))
     .map((e) => {
       const address = `cloudflare_ruleset.${e.resourceName}`;
-      const repeated = e.repetition.count !== undefined || e.repetition.forEach !== undefined;
-      const instance = repeated ? extractedInstance(e.repetition, zoneIds[0]!, workspace) : null;
+      const instance = isRepeated(e.repetition) ? extractedInstance(e.repetition, zoneIds[0]!, workspace) : null;
       const why = instance && !instance.ok ? instance.reason : `its zone_id (${e.zoneIdExpression ?? "an expression"}) is not known offline`;
       return finding(
         "VALUE_UNRESOLVED",
