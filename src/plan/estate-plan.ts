@@ -76,12 +76,15 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
     const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
     const providerMajor = input.providerMajor ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
-    const names = matchExtracted(extracted, groupByZone(inst.ws.domain).map((z) => z.zoneId), inst.workspaceKnown ? inst.workspace : null);
+    const zoneIds = groupByZone(inst.ws.domain).map((z) => z.zoneId);
+    // What `terraform.workspace` is offline: known only when the state says which workspace it is.
+    const knownWorkspace = inst.workspaceKnown ? inst.workspace : null;
+    const names = matchExtracted(extracted, zoneIds, knownWorkspace);
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
     // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.
     const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
-    return { inst, info, providerMajor, names, gate, suffixes };
+    return { inst, info, providerMajor, names, gate, suffixes, zoneIds, knownWorkspace };
   });
   // Nor may one such resource go into the files of several workspaces of one root.
   const gated = setups.filter((s) => s.gate !== null).map((s) => ({ dir: s.inst.dir, root: s.inst.root, workspace: s.inst.workspace, names: s.names }));
@@ -127,9 +130,9 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
     if (fromCfTerraforming) {
       const file = path.relative(estate.base, path.resolve(cwd, fromCfTerraforming));
-      plan.findings.push(...extractedOrderFindings(extracted, setups[i]!.names, file));
-      const zoneIds = groupByZone(inst.ws.domain).map((z) => z.zoneId);
-      plan.findings.push(...extractedUnusedFindings(extracted, setups[i]!.names, zoneIds, inst.workspaceKnown ? inst.workspace : null, file));
+      const { names, zoneIds, knownWorkspace } = setups[i]!;
+      plan.findings.push(...extractedOrderFindings(extracted, names, file));
+      plan.findings.push(...extractedUnusedFindings(extracted, names, zoneIds, knownWorkspace, file));
     }
     for (const step of plan.steps) Object.assign(step, at);
     for (const f of plan.findings) Object.assign(f, at);
