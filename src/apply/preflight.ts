@@ -22,6 +22,9 @@ import type { VariableArgs } from "../terraform/config/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.js";
 import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
+import { display } from "./backup.js";
+import { emptyLocalState, emptyStateMessage } from "./interrupted-state.js";
+import { DEFAULT_WORKSPACE } from "./rehearsal-workspace.js";
 import { stateIdentity } from "../terraform/state/v4.js";
 import type { ImportTask, Migration } from "./types.js";
 import { inputRecord, ownValue } from "../core/null-proto.js";
@@ -63,6 +66,8 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const terraform = await detectVersion(cli);
   const pulled = await statePull(cli);
   if (pulled.state === null) {
+    const empty = await emptyLocalState(cli.cwd, input.workspace ?? DEFAULT_WORKSPACE);
+    if (empty) throw new ApplyRefusedError([emptyStateMessage(empty, (f) => display({ cwd }, f))]);
     throw new ApplyRefusedError([
       `\`${cli.bin} state pull\` in ${cli.cwd} returned no state: run apply in the initialized root module that manages the legacy WAF resources (--chdir DIR)`,
     ]);

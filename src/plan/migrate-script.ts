@@ -278,6 +278,7 @@ export function renderMigrateScript(input: ScriptInput): string {
   w('step "0: checks before any change"');
   w('command -v git >/dev/null 2>&1 || fail "git is not installed: it applies the patches. Nothing was changed"');
   w('[ -d "$PATCH_DIR" ] || fail "$PATCH_DIR does not exist: run migrate.sh in the Terraform root module the plan was made for. Nothing was changed"');
+  emptyStateCheck(w);
   lineageCheck(w, input);
   w('CURRENT="$("$TF" state list)" || fail "$TF state list failed: nothing was changed"');
   w("if [ -n \"$CURRENT\" ] && grep -qE '(^|\\.)cloudflare_waf_override\\.[^.]+$' <<<\"$(resource_of <<<\"$CURRENT\")\"; then");
@@ -483,6 +484,25 @@ export function renderMigrateScript(input: ScriptInput): string {
  * than the plan's. Found trialing a plan made from a pulled copy of staging's state (saved outside
  * terraform.tfstate.d/) whose migrate.sh, run with prod selected, changed prod.
  */
+/**
+ * terraform empties a local state file before it writes the new state: a terraform command killed in that
+ * moment leaves 0 bytes, and the state it replaced in the newest `terraform.tfstate*.backup` beside it. Then
+ * `state list` only says "No state file was found!": say what happened and which backup to restore.
+ */
+function emptyStateCheck(w: (s?: string) => void): void {
+  w("# A local state file left empty by a terraform command stopped while it wrote it (terraform empties the file");
+  w("# first): name the newest of terraform's backups beside it, which holds the state that write replaced.");
+  w('WS_SELECTED="${TF_WORKSPACE:-$(cat "${TF_DATA_DIR:-.terraform}/environment" 2>/dev/null || true)}"');
+  w('if [ -z "$WS_SELECTED" ] || [ "$WS_SELECTED" = default ]; then STATE_FILE=terraform.tfstate; else STATE_FILE="terraform.tfstate.d/$WS_SELECTED/terraform.tfstate"; fi');
+  w(String.raw`if [ -f "$STATE_FILE" ] && [ "$(wc -c <"$STATE_FILE")" -le 16 ] && [ -z "$(tr -d '[:space:]' <"$STATE_FILE")" ]; then`);
+  w('  NEWEST_BACKUP="$(ls -t -- "$STATE_FILE".*backup 2>/dev/null | head -n 1 || true)"');
+  w('  if [ -n "$NEWEST_BACKUP" ]; then');
+  w(String.raw`    fail "$STATE_FILE is empty (0 bytes): a terraform command was stopped while it wrote the state (terraform empties the file before writing the new one). Nothing was changed. The state it replaced is in $NEWEST_BACKUP, the newest of terraform's backups beside it: cp $NEWEST_BACKUP $STATE_FILE, check it with $TF state list, and run migrate.sh again"`);
+  w("  fi");
+  w('  fail "$STATE_FILE is empty (0 bytes): a terraform command was stopped while it wrote the state. Nothing was changed. No backup was found beside it: restore $STATE_FILE from wherever your state is kept before running migrate.sh again"');
+  w("fi");
+}
+
 function lineageCheck(w: (s?: string) => void, input: ScriptInput): void {
   const planned = input.plannedState;
   if (!planned) return;

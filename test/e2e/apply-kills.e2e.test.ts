@@ -5,7 +5,7 @@ import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/workdir.js";
-import { copyTree, corpusTree as tree, countInvocations, expectFinished, planArtifacts, runApplyCli, seeded, snapshot, violation } from "./helpers.js";
+import { copyTree, corpusTree as tree, countInvocations, expectFinished, interruptedStateWrite, planArtifacts, runApplyCli, seeded, snapshot, violation } from "./helpers.js";
 
 describe("30 kills at random points of apply --yes (seeded)", { timeout: 1_800_000 }, () => {
   it("each leaves state and files consistent, and the rerun finishes", async () => {
@@ -34,6 +34,16 @@ describe("30 kills at random points of apply --yes (seeded)", { timeout: 1_800_0
         : await runApplyCli(t, copy, {}, delay);
       const where = byInvocation ? `kill ${when} invocation ${k}` : `kill after ${delay} ms`;
       expect(await violation(copy), where).toBeNull();
+      const backup = interruptedStateWrite(copy);
+      if (backup) {
+        // The kill landed inside terraform's own state write: apply refuses, names the backup, changes
+        // nothing; the user restores it as told, and the rerun finishes.
+        const refused = await runApplyCli(t, copy);
+        expect(refused.code, `${where}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr, where).toContain(`cp ${path.basename(backup)} terraform.tfstate`);
+        expect(await violation(copy), where).toBeNull();
+        copyFileSync(backup, path.join(copy.root, "terraform.tfstate"));
+      }
       const again = await runApplyCli(t, copy);
       expect(again.code, `${where}: rerun ${again.stdout}${again.stderr}`).toBe(0);
       await expectFinished(t, copy);

@@ -5,7 +5,7 @@
 import { execa } from "execa";
 import { expect } from "vitest";
 import { spawn } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { resourceOfInstance } from "../../src/core/resource-match.js";
 import { BIN, ROOT, runCli, TESTDATA } from "../support/cli.js";
@@ -129,6 +129,12 @@ export async function legacyInState(root: string): Promise<string[]> {
   return (await stateList(root)).filter((l) => LEGACY_TYPE.test(resourceOfInstance(l) ?? ""));
 }
 
+/** `terraform state list -state=FILE`: a state file read where it lies. */
+async function stateListOf(file: string): Promise<string[]> {
+  const r = await execa(REAL_TERRAFORM, ["state", "list", `-state=${file}`], { cwd: path.dirname(file), env: tfEnv() });
+  return r.stdout.split("\n").filter((l) => l !== "");
+}
+
 export async function stateList(root: string): Promise<string[]> {
   const r = await execa(REAL_TERRAFORM, ["state", "list"], { cwd: root, env: tfEnv() });
   return r.stdout.split("\n").filter((l) => l !== "");
@@ -144,11 +150,29 @@ export function filesWithLegacyBlocks(copy: Copy): string[] {
 }
 
 /**
+ * When the root's state file is empty, the newest of terraform's backups beside it (else null). terraform
+ * empties the file before writing a new state: a kill in that moment (the random-delay kills can land there,
+ * inside the real `state rm`) leaves 0 bytes and the state that write replaced in a backup.
+ */
+export function interruptedStateWrite(copy: Copy): string | null {
+  const file = path.join(copy.root, "terraform.tfstate");
+  if (!existsSync(file) || readFileSync(file, "utf8").trim() !== "") return null;
+  const backups = readdirSync(copy.root)
+    .filter((n) => /^terraform\.tfstate(\.\d+)?\.backup$/.test(n))
+    .map((n) => path.join(copy.root, n))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (backups.length === 0) throw new Error(`${file} is empty and no terraform backup is beside it`);
+  return backups[0]!;
+}
+
+/**
  * The safety invariant at any stop: while state holds a legacy instance, every configuration file is
- * exactly as it was (every legacy block in place). Returns a description of a violation, or null.
+ * exactly as it was (every legacy block in place). Returns a description of a violation, or null. A state
+ * file left empty by a killed terraform write is judged by the state that write replaced (its backup).
  */
 export async function violation(copy: Copy): Promise<string | null> {
-  const left = await legacyInState(copy.root);
+  const backup = interruptedStateWrite(copy);
+  const left = backup ? (await stateListOf(backup)).filter((l) => LEGACY_TYPE.test(resourceOfInstance(l) ?? "")) : await legacyInState(copy.root);
   if (left.length === 0) return null;
   const now = snapshot(copy.top);
   const changed = Object.keys(copy.before).filter((f) => now[f] !== copy.before[f]);

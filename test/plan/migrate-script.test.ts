@@ -149,7 +149,7 @@ describe("migrate.sh checks that the live state is the one the plan read", () =>
   it("without a state read there is nothing to compare: no check, as before", () => {
     const s = renderMigrateScript({ ...base, plannedState: null });
     expect(s).not.toContain("state pull");
-    expect(s).not.toContain("TF_WORKSPACE:-");
+    expect(s).not.toContain('[ -n "${TF_WORKSPACE:-}" ] || fail');
   });
   it("a state without lineage (terraform show -json) outside terraform.tfstate.d/ requires TF_WORKSPACE", () => {
     const s = renderMigrateScript({ ...base, plannedState: { ...planned, lineages: [] } });
