@@ -1,11 +1,13 @@
-// Walks the given paths for Terraform configuration directories. Skips `.terraform/`, `.git/` and
-// `node_modules/`, follows symlinks once (a loop is reported, not followed), and reports every path it
+// Walks the given paths for Terraform configuration directories. Skips `.terraform/`, `.git/`,
+// `node_modules/` and `.terragrunt-cache/` (terragrunt's working copies of each unit's module: a scan
+// would read every module a second time as a root of its own, as terragrunt's own discovery, terraform-ls
+// and tfsec also skip them), follows symlinks once (a loop is reported, not followed), and reports every path it
 // cannot read as an input error instead of stopping.
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { InputError } from "../../core/model.js";
 
-export const SKIPPED_DIRS = new Set([".terraform", ".git", "node_modules"]);
+export const SKIPPED_DIRS = new Set([".terraform", ".git", "node_modules", ".terragrunt-cache"]);
 
 export function isConfigFile(name: string): boolean {
   return name.endsWith(".tf") || name.endsWith(".tf.json");
