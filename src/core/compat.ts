@@ -9,6 +9,7 @@ import type {
   ZonePlan,
   ZoneWafSetting,
 } from "./model.js";
+import { instancesUnresolved } from "./unresolved.js";
 
 /** Spec section 8: at most 200 firewall rules to migrate per zone. */
 export const MAX_FIREWALL_RULES_TO_MIGRATE = 200;
@@ -66,6 +67,10 @@ export function phase1Eligibility(input: {
     if (p.kind === "cloudflare") continue;
     if (p.unresolved?.some((u) => u.attribute === "sensitivity")) {
       reasons.push(`the core rule set sensitivity of ${p.ref.address} is not known offline`);
+      continue;
+    }
+    if (instancesUnresolved(p)) {
+      reasons.push(`whether ${p.ref.address} has any instance is not known offline (its ${instancesUnresolved(p)!.attribute})`);
       continue;
     }
     const sens = (p.sensitivity ?? "high").toLowerCase();

@@ -12,7 +12,7 @@ import {
 } from "./mappings.js";
 import type { FirewallRule, LegacyWafPackage, PageRule, Ruleset, RulesetRule, UnresolvedSetting, ZoneResource } from "./model.js";
 import { translatePageRuleTarget } from "./page-rule-target-check.js";
-import { mayBypassWaf, pageRuleMayTouchWaf } from "./unresolved.js";
+import { instancesUnresolved, mayBypassWaf, pageRuleMayTouchWaf } from "./unresolved.js";
 
 /** The name the service gives the migrated entry point ruleset (`GET …/waf_migration/config`). */
 export const MIGRATED_RULESET_NAME = "default";
@@ -67,7 +67,8 @@ export function buildRuleset(input: RulesetInput): BuiltRuleset {
     // rule on is a decision the unknown value has to make, not this tool.
     const unknown = fw.unresolved ?? [];
     const possible = !isWafBypass(fw);
-    const enabled = !possible && fw.paused !== true && !unknown.some((u) => u.attribute === "paused");
+    // A rule whose count/for_each is unknown may not exist: its skip rule waits, disabled, like a paused one.
+    const enabled = !possible && fw.paused !== true && !unknown.some((u) => u.attribute === "paused") && !instancesUnresolved(fw);
     rules.push(skipRule(expression, `${possible ? "Possible bypass of the WAF (settings unknown offline)" : "Bypass WAF"}, migrated from ${fw.ref.address}`, enabled));
     todo([
       ...(possible ? [`${fw.ref.address} may bypass the WAF: this skip rule stays disabled until its action and products are known`] : []),
@@ -79,7 +80,7 @@ export function buildRuleset(input: RulesetInput): BuiltRuleset {
     const possible = !pageRuleBecomesSkip(pr);
     const setting = possible ? "Possible Disable Security or WAF Off (settings unknown offline)" : pr.disableSecurity ? "Disable Security" : "WAF Off";
     const unknown = pr.unresolved ?? [];
-    const enabled = !possible && pr.status !== "disabled" && !unknown.some((u) => u.attribute === "status");
+    const enabled = !possible && pr.status !== "disabled" && !unknown.some((u) => u.attribute === "status") && !instancesUnresolved(pr);
     const todos = [
       ...(possible ? [`${pr.ref.address} may disable security or the WAF: this skip rule stays disabled until its actions are known`] : []),
       ...unknown.map((u) => todoFor(pr.ref.address, u)),
@@ -135,9 +136,11 @@ interface CoreRuleSetUnknowns {
 function unresolvedCoreRuleSet(packages: LegacyWafPackage[]): CoreRuleSetUnknowns {
   const p = packages.find((x) => x.kind !== "cloudflare");
   const unknown = p?.unresolved ?? [];
-  const sensitivity = unknown.some((u) => u.attribute === "sensitivity");
-  const action = unknown.some((u) => u.attribute === "action_mode");
-  const lines = unknown.filter((u) => u.attribute === "sensitivity" || u.attribute === "action_mode").map((u) => todoFor(p!.ref.address, u));
+  // A package whose count/for_each is unknown may not exist: neither of its settings can be taken as the zone's.
+  const instances = p ? instancesUnresolved(p) : undefined;
+  const sensitivity = instances !== undefined || unknown.some((u) => u.attribute === "sensitivity");
+  const action = instances !== undefined || unknown.some((u) => u.attribute === "action_mode");
+  const lines = unknown.filter((u) => u.attribute === "sensitivity" || u.attribute === "action_mode" || u === instances).map((u) => todoFor(p!.ref.address, u));
   if (sensitivity) lines.unshift("the core rule set sensitivity is not known: no paranoia level or score threshold is set, and the rule stays disabled (sensitivity off disables it) until it is known");
   if (action) lines.push("the core rule set action mode is not known: no action is set on the anomaly score rule until it is known");
   return { sensitivity, action, lines };

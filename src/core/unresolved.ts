@@ -16,6 +16,14 @@ interface WithUnresolved {
   unresolved?: UnresolvedSetting[];
 }
 
+/** A block's own `count`/`for_each`: unknown offline, it leaves unknown whether the block configures anything. */
+export const INSTANCE_ATTRIBUTES = ["count", "for_each"];
+
+/** The unresolved count/for_each of a block, if its instances are not known offline. */
+export function instancesUnresolved(x: { unresolved?: UnresolvedSetting[] }): UnresolvedSetting | undefined {
+  return x.unresolved?.find((u) => INSTANCE_ATTRIBUTES.includes(u.attribute));
+}
+
 function has(x: WithUnresolved, attribute: string): boolean {
   return (x.unresolved ?? []).some((u) => u.attribute === attribute || attribute.startsWith(`${u.attribute}.`) || u.attribute.startsWith(`${attribute}.`));
 }
@@ -62,10 +70,13 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
       // The reason names the root variable to set when it is one; otherwise say how values are supplied.
       const supply = /--var/.test(u.reason) ? "see above" : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : SUPPLY;
       const zone = u.attribute === "zone_id" || u.attribute === "zone";
-      const bypass = !zone && isBypassType(x.ref.type) && BYPASS_ATTRIBUTES.test(u.attribute);
+      const instances = INSTANCE_ATTRIBUTES.includes(u.attribute);
+      const bypass = !zone && isBypassType(x.ref.type) && (instances || BYPASS_ATTRIBUTES.test(u.attribute));
       const message = zone
         ? `${what}, so the zone it belongs to is not known${supply !== "see above" ? `; ${supply}` : ""}`
-        : bypass
+        : instances && !bypass
+          ? `${what}, so whether it has any instance, and so configures anything, is not known${x.ref.type === "cloudflare_waf_package" ? "; the generated ruleset does not take its core rule set settings as given (TODO)" : ""}${supply !== "see above" ? `: ${supply}` : ""}`
+          : bypass
           ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply !== "see above" ? `: ${supply}` : ""}`
           : `${what}; the generated ruleset has a TODO instead of a value${supply !== "see above" ? `: ${supply}` : ""}`;
       out.push(

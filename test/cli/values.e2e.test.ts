@@ -114,10 +114,14 @@ describe("firewall and Page Rules driven by tfvars", () => {
       new Set([
         "module.edge.cloudflare_firewall_rule.rule action",
         "module.edge.cloudflare_firewall_rule.rule products",
-        "module.edge.cloudflare_firewall_rule.rule filter_id",
+        // filter_id = cloudflare_filter.rule[each.key].id: the filter is found, and its expression is unknown.
+        "module.edge.cloudflare_firewall_rule.rule filter (module.edge.cloudflare_filter.rule).expression",
+        // for_each = var.firewall_rules / var.page_rules: whether any rule exists is not known either.
+        "module.edge.cloudflare_firewall_rule.rule for_each",
         "module.edge.cloudflare_page_rule.rule actions.disable_security",
         "module.edge.cloudflare_page_rule.rule actions.waf",
         "module.edge.cloudflare_page_rule.rule target",
+        "module.edge.cloudflare_page_rule.rule for_each",
       ]),
     );
     expect(bypass.every((f) => f.severity === "warning")).toBe(true);

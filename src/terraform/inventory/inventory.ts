@@ -155,12 +155,18 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
       // Keys unknown: one entry at the configuration address (no removal command can name the instances).
       const unknown = new Unknown(`the instances of ${local} are not known offline${exp.reason ? ` (${exp.reason})` : ""}`);
       const binding: InstanceBinding = "for_each" in r.body ? { each: { key: unknown, value: unknown } } : "count" in r.body ? { count: unknown } : {};
-      out.push(
-        one(entry.configAddress, mi, binding, {
-          ...(!mi.keysKnown ? { instancesUnknown: true } : {}),
-          ...(!mi.keysKnown || multi ? { mayHaveNoInstances: true } : {}),
-        }),
-      );
+      const entryOf = one(entry.configAddress, mi, binding, {
+        ...(!mi.keysKnown ? { instancesUnknown: true } : {}),
+        ...(!mi.keysKnown || multi ? { mayHaveNoInstances: true } : {}),
+      });
+      // The block's own count/for_each is what is unknown: whether it configures anything at all (it may have
+      // no instance) is itself a value the migration needs, reported like any other (never taken as one).
+      if (mi.keysKnown && multi) {
+        const attribute = "for_each" in r.body ? "for_each" : "count";
+        const expression = expressionText(r.body[attribute]) ?? JSON.stringify(r.body[attribute]);
+        entryOf.unresolved = [{ attribute, expression, reason: exp.reason ?? "its value is not known offline" }, ...(entryOf.unresolved ?? [])];
+      }
+      out.push(entryOf);
       break;
     }
     const base = mi.path ? `${mi.path}.${local}` : local;

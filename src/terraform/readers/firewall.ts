@@ -2,7 +2,7 @@
 import { firstBlock, expressionText, literalBool, literalNumber, literalString, literalStringList } from "../config/values.js";
 import type { AttributeError } from "../hcl/attribute-position.js";
 import { refOf, type FirewallRule, type InputError, type InventoryResource, type PageRule, type UnresolvedSetting } from "../../core/model.js";
-import { unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
+import { INSTANCE_ATTRIBUTES, unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
 
 export interface FilterIndex {
   byId: Map<string, InventoryResource>;
@@ -34,7 +34,7 @@ export function readFirewallRule(r: InventoryResource, filters: FilterIndex, err
   const expression = literalString(inline?.expression) ?? (filter ? literalString(filter.attributes.expression) : null);
   const actionValue = a.action;
   const action = literalString(actionValue) ?? literalString(firstBlock(actionValue)?.mode);
-  const unresolved: UnresolvedSetting[] = unresolvedSettings(r, ["action", "action.mode", "paused", ...(products.error ? [] : ["products"]), ...ZONE_ATTRIBUTES]);
+  const unresolved: UnresolvedSetting[] = unresolvedSettings(r, ["action", "action.mode", "paused", ...(products.error ? [] : ["products"]), ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES]);
   if (expression === null && !inline) unresolved.push(...filterExpressionUnresolved(r, filter));
   return {
     ref: refOf(r),
@@ -69,13 +69,15 @@ function findFilter(r: InventoryResource, filters: FilterIndex): InventoryResour
   const ref = r.inState ? undefined : r.references?.filter_id;
   const byRef = ref && /\.id$/.test(ref) ? filters.byAddress.get(ref.slice(0, -3)) : undefined;
   if (byRef) return byRef;
-  // Config: filter_id = cloudflare_filter.<name>.id, in the same module.
+  // Config: filter_id = cloudflare_filter.<name>.id, in the same module; or cloudflare_filter.<name>[0].id
+  // when the filter's count/for_each is not known offline (its one entry is then at its configuration address).
   const expr = expressionText(r.configAttributes?.filter_id ?? r.attributes.filter_id);
-  const m = expr ? /^cloudflare_filter\.([A-Za-z_][A-Za-z0-9_-]*)\.id$/.exec(expr) : null;
+  const m = expr ? /^cloudflare_filter\.([A-Za-z_][A-Za-z0-9_-]*)(\[[^\]]*\])?\.id$/.exec(expr) : null;
   if (!m) return null;
   const prefix = r.configAddress.slice(0, r.configAddress.length - `cloudflare_firewall_rule.${r.name}`.length);
   const target = filters.byConfigAddress.get(`${prefix}cloudflare_filter.${m[1]}`) ?? null;
   if (!target) return null;
+  if (m[2] !== undefined && target.address !== target.configAddress) return null;
   // With count/for_each on both sides, pair the instance with the same key.
   if (r.inState && target.inState) {
     const key = r.address.slice(r.configAddress.length);
@@ -95,7 +97,7 @@ export function readPageRule(r: InventoryResource): PageRule {
     waf: normalizeOnOff(literalString(actions.waf)),
     status: literalString(a.status),
     priority: literalNumber(a.priority),
-    ...withUnresolved(unresolvedSettings(r, ["actions.disable_security", "actions.waf", "target", "status", ...ZONE_ATTRIBUTES])),
+    ...withUnresolved(unresolvedSettings(r, ["actions.disable_security", "actions.waf", "target", "status", ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES])),
   };
 }
 

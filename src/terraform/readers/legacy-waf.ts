@@ -2,7 +2,7 @@
 import { classifyPackage, classifyRule, classifyGroup } from "../../core/classify.js";
 import { refOf, type InventoryResource, type LegacyPackageKind, type LegacyWafGroup, type LegacyWafOverride, type LegacyWafPackage, type LegacyWafRule } from "../../core/model.js";
 import { literalBool, literalString, literalStringList, literalStringMap } from "../config/values.js";
-import { unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
+import { INSTANCE_ATTRIBUTES, unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
 
 export function readPackage(r: InventoryResource): LegacyWafPackage {
   const a = r.attributes;
@@ -13,7 +13,7 @@ export function readPackage(r: InventoryResource): LegacyWafPackage {
     sensitivity: literalString(a.sensitivity),
     actionMode: literalString(a.action_mode),
     kind: classifyPackage({ packageId }),
-    ...withUnresolved(unresolvedSettings(r, ["sensitivity", "action_mode", ...ZONE_ATTRIBUTES])),
+    ...withUnresolved(unresolvedSettings(r, ["sensitivity", "action_mode", ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES])),
   };
 }
 
@@ -21,7 +21,7 @@ export function readPackage(r: InventoryResource): LegacyWafPackage {
 export function readGroup(r: InventoryResource, owaspPackageIds: Set<string>, packageHint: LegacyPackageKind = "unknown"): LegacyWafGroup {
   const a = r.attributes;
   const g = { groupId: literalString(a.group_id), packageId: literalString(a.package_id), mode: literalString(a.mode) ?? (a.mode === undefined ? "on" : null) };
-  return { ref: refOf(r), ...g, kind: orHint(classifyGroup(g, { owaspPackageIds }), packageHint), ...withUnresolved(unresolvedSettings(r, ["group_id", "mode", ...ZONE_ATTRIBUTES])) };
+  return { ref: refOf(r), ...g, kind: orHint(classifyGroup(g, { owaspPackageIds }), packageHint), ...withUnresolved(unresolvedSettings(r, ["group_id", "mode", ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES])) };
 }
 
 export function readRule(r: InventoryResource, owaspPackageIds: Set<string>, packageHint: LegacyPackageKind = "unknown"): LegacyWafRule {
@@ -29,7 +29,7 @@ export function readRule(r: InventoryResource, owaspPackageIds: Set<string>, pac
   const rule = { ruleId: literalString(a.rule_id), packageId: literalString(a.package_id), groupId: literalString(a.group_id), mode: literalString(a.mode) };
   // The package decides before the mode vocabulary or the id ranges: only fall back to them without it.
   const kind = packageHint !== "unknown" && classifyGroup(rule, { owaspPackageIds }) === "unknown" ? packageHint : classifyRule(rule, { owaspPackageIds });
-  return { ref: refOf(r), ...rule, kind, ...withUnresolved(unresolvedSettings(r, ["rule_id", "mode", ...ZONE_ATTRIBUTES])) };
+  return { ref: refOf(r), ...rule, kind, ...withUnresolved(unresolvedSettings(r, ["rule_id", "mode", ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES])) };
 }
 
 function orHint(kind: LegacyPackageKind, hint: LegacyPackageKind): LegacyPackageKind {

@@ -1,0 +1,75 @@
+// A block whose own count/for_each is not known offline (`count = var.enabled ? 1 : 0`, the variable set per
+// pipeline, in no file) may configure nothing at all. Whether it does is a value the migration needs, so it
+// is VALUE_UNRESOLVED at the block, and nothing of it is taken as given: the core rule set settings of a
+// package that may not exist leave the OWASP rule disabled with a TODO, a bypass rule that may not exist
+// gives a disabled skip rule. With the values given, the same tree migrates with its settings.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { tempDir } from "../support/workdir.js";
+
+const ROOT = "testdata/values-unknown-count/live/prod";
+
+interface Finding {
+  code: string;
+  severity: string;
+  address: string | null;
+  details?: { attribute?: string; expression?: string; possibleBypass?: boolean };
+}
+interface Rule {
+  description: string;
+  enabled: boolean;
+  action_parameters?: { overrides?: unknown };
+}
+interface Report {
+  findings: Finding[];
+  zones: { ruleset: { rules: Rule[] }; ruleTodos?: Record<string, string[]>; phase1: { reasons: string[] }; unresolved?: { address: string; attribute: string }[] }[];
+}
+
+async function scan(args: string[] = []): Promise<Report> {
+  const r = await runCli(["scan", ROOT, "--format", "json", "--quiet", ...args]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Report;
+}
+
+const rule = (z: Report["zones"][number], description: RegExp) => z.ruleset.rules.find((r) => description.test(r.description))!;
+
+describe("a block whose count is not known offline", () => {
+  it("is VALUE_UNRESOLVED at its count, and neither the package's settings nor the bypass are taken as given", async () => {
+    const report = await scan();
+    const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED").map((f) => [f.address, f.details?.attribute, f.severity, f.details?.possibleBypass ?? false]);
+    expect(unresolved).toEqual([
+      ["module.waf.cloudflare_waf_package.owasp", "count", "warning", false],
+      ["module.waf.cloudflare_firewall_rule.monitoring", "count", "warning", true],
+    ]);
+    const z = report.zones[0]!;
+    expect(z.unresolved?.map((u) => `${u.address} ${u.attribute}`)).toEqual(["module.waf.cloudflare_waf_package.owasp count", "module.waf.cloudflare_firewall_rule.monitoring count"]);
+    const owasp = rule(z, /OWASP/);
+    expect(owasp.enabled).toBe(false);
+    expect(owasp.action_parameters?.overrides).toBeUndefined();
+    expect(rule(z, /^Bypass WAF/).enabled).toBe(false);
+    expect(z.phase1.reasons).toContain("whether module.waf.cloudflare_waf_package.owasp has any instance is not known offline (its count)");
+  });
+
+  it("writes the TODO into ruleset.tf where the settings would go, and the gate counts it", async () => {
+    const out = tempDir("cfwm-unknown-count-");
+    const r = await runCli(["plan", ROOT, "--out-dir", out, "--force", "--format", "json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const hcl = readFileSync(path.join(out, "ruleset.tf"), "utf8");
+    expect(hcl).toContain("# TODO: VALUE_UNRESOLVED module.waf.cloudflare_waf_package.owasp: count = var.enabled ? 1 : 0 is not known offline (var.waf_enabled has no value offline");
+    expect(hcl).toContain("# TODO: VALUE_UNRESOLVED module.waf.cloudflare_firewall_rule.monitoring: count = var.allow_monitoring ? 1 : 0 is not known offline");
+    const gate = await runCli(["gate", ROOT, "--format", "text", "--fail-on", "warning"]);
+    expect(gate.exitCode).toBe(1);
+  });
+
+  it("with the values given, each instance is known and migrates with its settings", async () => {
+    const report = await scan(["--var", "waf_enabled=true", "--var", "allow_monitoring=true"]);
+    expect(report.findings.filter((f) => f.code === "VALUE_UNRESOLVED")).toEqual([]);
+    const z = report.zones[0]!;
+    expect(z.unresolved).toBeUndefined();
+    expect(rule(z, /OWASP/).enabled).toBe(true);
+    expect(rule(z, /OWASP/).action_parameters?.overrides).toBeDefined();
+    expect(rule(z, /^Bypass WAF/).enabled).toBe(true);
+  });
+});
