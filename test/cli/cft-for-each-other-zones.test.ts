@@ -2,12 +2,14 @@
 // planned for one workspace (testdata/workspace-zone-lookup: workspaces staging and prod, the zone from
 // `lookup(var.zones, terraform.workspace)`), `for_each = { staging = …, prod = … }` was imported into
 // ["staging"] and copied as written: after the import, terraform plan/apply in workspace staging would create
-// ["prod"], a second entry point for the zone prod's WAF lives in. Now plan refuses it at the resource.
+// ["prod"], a second entry point for the zone prod's WAF lives in. Now plan refuses it at the resource, and
+// apply (the resource copied into the root by hand) refuses it before any change.
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { snapshot } from "../apply/helpers.js";
 import { runCli, TESTDATA } from "../support/cli.js";
-import { copyFixture, tempDir } from "../support/workdir.js";
+import { copyFixture, fakeTerraformBin, tempDir } from "../support/workdir.js";
 
 const STAGING = "3a4b5c6d7e8f90112233445566778899";
 const PROD = "4b5c6d7e8f9011223344556677889900";
@@ -82,5 +84,36 @@ describe("plan --from-cf-terraforming: a kept for_each naming zones this plan do
     const ok = await runCli(args, { cwd: root });
     expect(ok.exitCode, ok.stderr).not.toBe(2);
     expect(JSON.parse(ok.stdout).errors).toEqual([]);
+  });
+});
+
+describe("apply in one workspace: a ruleset resource whose for_each also names another workspace's zone", () => {
+  /** `apply --workspace staging --yes` in the root, through the fake terraform; its argv log. */
+  async function applyStaging(root: string) {
+    const log = path.join(tempDir("cfwm-cft-other-zones-log-"), "argv.log");
+    const env = { PATH: `${fakeTerraformBin()}${path.delimiter}${process.env.PATH}`, FAKE_TF_LOG: log, TF_WORKSPACE: "staging" };
+    const r = await runCli(["apply", ".", "--workspace", "staging", "--ruleset-id", `${STAGING}=${RS}`, "--yes"], { cwd: root, env });
+    const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]) : [];
+    return { ...r, calls };
+  }
+
+  it("is refused at its line before any change: nothing imported, nothing removed, every file as it was", async () => {
+    const root = workspaceRoot("");
+    writeFileSync(path.join(root, "cf-waf-migrate-ruleset-staging.tf"), resource(BOTH));
+    const before = snapshot(root);
+    const r = await applyStaging(root);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("cf-waf-migrate-ruleset-staging.tf:1: cloudflare_ruleset.terraform_managed_resource_abc has count or for_each, and this run imports only ");
+    expect(r.stderr).toContain(`cloudflare_ruleset.terraform_managed_resource_abc["prod"] (zone ${PROD}) is neither imported by this run nor in this state, so terraform plan/apply here would create it`);
+    expect(r.calls.some((c) => c[0] === "import" || (c[0] === "state" && c[1] === "rm"))).toBe(false);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it("filtered by terraform.workspace, it is imported into [\"staging\"]", async () => {
+    const root = workspaceRoot("");
+    writeFileSync(path.join(root, "cf-waf-migrate-ruleset-staging.tf"), resource(`{ for ws, zone in ${BOTH} : ws => zone if ws == terraform.workspace }`));
+    const r = await applyStaging(root);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.calls.filter((c) => c[0] === "import")).toEqual([["import", "-input=false", "-no-color", 'cloudflare_ruleset.terraform_managed_resource_abc["staging"]', `zone/${STAGING}/${RS}`]]);
   });
 });
