@@ -27,6 +27,7 @@ import { emptyLocalState, emptyStateMessage } from "./interrupted-state.js";
 import { DEFAULT_WORKSPACE } from "./rehearsal-workspace.js";
 import { stateIdentity } from "../terraform/state/v4.js";
 import type { ImportTask, Migration } from "./types.js";
+import { unplannedRulesetInstances } from "./unplanned-instances.js";
 import { inputRecord, ownValue } from "../core/null-proto.js";
 
 export interface PreflightInput {
@@ -157,6 +158,9 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const list = await stateList(cli);
   const migration = await planMigration(ws, analysis, list, instances);
   migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));
+  // Nor may the resource imported into have instances this run leaves to be created.
+  const unplanned = unplannedRulesetInstances(ws.domain.rulesets, migration.imports, list);
+  if (unplanned.length) throw new ApplyRefusedError(unplanned);
   return { terraform, stateText: pulled.text, stateList: list, workspace: ws, analysis, providerMajor, migration };
 }
 

@@ -65,14 +65,26 @@ function instancesOf(r: RepeatedResource, workspace: string | null): Instances {
 }
 
 /**
+ * Every instance of a resource with count or for_each, as known offline: its suffix (`["shop"]`, `[0]`) and
+ * its zone_id when that is known offline (else null). Null when the instances themselves are not known
+ * (then extractedInstance says why), or the resource has neither count nor for_each.
+ */
+export function extractedInstances(r: RepeatedResource, workspace: string | null): { suffix: string; zone: string | null }[] | null {
+  if (r.count === undefined && r.forEach === undefined) return null;
+  const known = instancesOf(r, workspace);
+  if (!known.ok) return null;
+  return known.instances.map((i) => {
+    const zone = evaluateConfigValue(r.zoneId, scopeOf(workspace, i.binding));
+    return { suffix: i.suffix, zone: typeof zone === "string" ? zone : null };
+  });
+}
+
+/**
  * The zone ids a resource with count or for_each serves, one per instance whose zone_id is known offline
  * (`for_each = { shop = "<id>" }` with `zone_id = each.value`); empty when none is (or they are not known).
  */
 export function extractedInstanceZones(r: RepeatedResource, workspace: string | null): string[] {
-  if (r.count === undefined && r.forEach === undefined) return [];
-  const known = instancesOf(r, workspace);
-  if (!known.ok) return [];
-  return known.instances.map((i) => evaluateConfigValue(r.zoneId, scopeOf(workspace, i.binding))).filter((z): z is string => typeof z === "string");
+  return (extractedInstances(r, workspace) ?? []).map((i) => i.zone).filter((z): z is string => z !== null);
 }
 
 /**

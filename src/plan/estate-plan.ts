@@ -18,7 +18,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../terraform/versions/providers.js";
 import { assemblePlan, type AssembledPlan } from "./artifacts.js";
-import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, extractedUnusedFindings, matchExtracted } from "./extracted-match.js";
+import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, extractedUnplannedInstances, extractedUnusedFindings, matchExtracted, sharedKey } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 
@@ -88,7 +88,13 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
   });
   // Nor may one such resource go into the files of several workspaces of one root.
   const gated = setups.filter((s) => s.gate !== null).map((s) => ({ dir: s.inst.dir, root: s.inst.root, workspace: s.inst.workspace, names: s.names }));
-  extractedSharedByWorkspaces(extracted, gated, input.fromCfTerraforming ?? "", errors);
+  const shared = extractedSharedByWorkspaces(extracted, gated, input.fromCfTerraforming ?? "", errors);
+  // And each instance imports into every instance of it that its state does not hold yet: any other would be created.
+  for (const { inst, names, suffixes, knownWorkspace } of setups) {
+    const own = extracted.filter((e) => !shared.has(sharedKey(e.resourceName, inst.dir)));
+    const inState = inst.stateFiles.length ? new Set(inst.ws.resources.filter((r) => r.inState).map((r) => r.address)) : null;
+    extractedUnplannedInstances(own, { root: inst.root, workspace: inst.workspace, knownWorkspace, names, suffixes, inState }, input.fromCfTerraforming ?? "", errors);
+  }
   const online = await analyzeEstateOnline(
     instanceInputs(estate.instances).map((one, i) => {
       const { providerMajor, names, gate, suffixes } = setups[i]!;

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import { extractedInstance, extractedInstanceZones, isRepeated } from "../core/extracted-instance.js";
+import { extractedInstance, extractedInstances, extractedInstanceZones, isRepeated } from "../core/extracted-instance.js";
 import type { Finding, InputError } from "../core/model.js";
 import { inputRecord } from "../core/null-proto.js";
 import { skipAfterExecuteFindings } from "../core/ruleset-order.js";
@@ -91,7 +91,9 @@ export function extractedSharedByWorkspaces(
   uses: { dir: string; root: string; workspace: string; names: Record<string, string> }[],
   file: string,
   errors: InputError[],
-): void {
+): Set<string> {
+  /** `resourceName` NUL `dir` of each resource refused here (sharedKey). */
+  const refused = new Set<string>();
   for (const e of extracted) {
     if (!isRepeated(e.repetition)) continue;
     const byDir = new Map<string, { root: string; workspaces: string[] }>();
@@ -101,8 +103,9 @@ export function extractedSharedByWorkspaces(
       if (!at.workspaces.includes(u.workspace)) at.workspaces.push(u.workspace);
       byDir.set(u.dir, at);
     }
-    for (const { root, workspaces } of byDir.values()) {
+    for (const [dir, { root, workspaces }] of byDir) {
       if (workspaces.length < 2) continue;
+      refused.add(sharedKey(e.resourceName, dir));
       const ws = [...workspaces].sort();
       errors.push({
         file,
@@ -111,6 +114,66 @@ export function extractedSharedByWorkspaces(
         message: `cloudflare_ruleset.${e.resourceName} has ${e.repetition.forEach !== undefined ? "for_each" : "count"} and serves zones of workspaces ${ws.join(", ")} of root ${root}: each workspace's ruleset.tf would declare it (left as written), and with their copies in one root terraform refuses the duplicate resource; in every workspace it would also manage the other workspaces' zones. Nothing is written: write one resource per zone, without count/for_each (each then goes to its own workspace's file, limited to that workspace)`,
       });
     }
+  }
+  return refused;
+}
+
+/** The key extractedSharedByWorkspaces refuses a resource in a root directory under. */
+export function sharedKey(resourceName: string, dir: string): string {
+  return `${resourceName}\u0000${dir}`;
+}
+
+/**
+ * A kept resource with count or for_each that this plan imports into must have no other instance: copied
+ * as written, its instances that no zone of this plan is imported into, and that this state does not hold
+ * already, are created by the next `terraform plan`/`apply` in this root and workspace: a second entry
+ * point for a zone whose WAF another workspace or root manages, or a managed ruleset nobody asked for. An
+ * input error at the resource in `file` (nothing is written), naming those instances and their zones.
+ * Instances not known offline are left to extractedInstanceSuffixes (its error says why).
+ */
+export function extractedUnplannedInstances(
+  extracted: ExtractedRuleset[],
+  use: {
+    root: string;
+    workspace: string;
+    /** What `terraform.workspace` is offline (null when the state does not say). */
+    knownWorkspace: string | null;
+    /** Zone → resource name, and zone → instance suffix, of this planned instance. */
+    names: Record<string, string>;
+    suffixes: Record<string, string>;
+    /** The addresses this instance's state holds; null when no state was read. */
+    inState: ReadonlySet<string> | null;
+  },
+  file: string,
+  errors: InputError[],
+): void {
+  for (const e of extracted) {
+    if (!isRepeated(e.repetition)) continue;
+    const zones = Object.keys(use.names).filter((z) => use.names[z] === e.resourceName);
+    if (zones.length === 0) continue;
+    // An instance of a zone that is not known: already refused there.
+    if (zones.some((z) => !use.suffixes[z])) continue;
+    const instances = extractedInstances(e.repetition, use.knownWorkspace);
+    if (instances === null) continue;
+    const address = `cloudflare_ruleset.${e.resourceName}`;
+    const imported = new Set(zones.map((z) => use.suffixes[z]!));
+    const created = instances.filter((i) => !imported.has(i.suffix) && !use.inState?.has(`${address}${i.suffix}`));
+    if (created.length === 0) continue;
+    const what = e.repetition.forEach !== undefined ? "for_each" : "count";
+    const show = (i: { suffix: string; zone: string | null }) => `${i.suffix} (${i.zone !== null ? `zone ${i.zone}` : "zone_id not known offline"})`;
+    const importedText = instances.filter((i) => imported.has(i.suffix)).map(show).join(", ");
+    errors.push({
+      file,
+      line: e.line,
+      column: null,
+      message:
+        `${address} has ${what} with ${instances.length} instances, and the plan of root ${use.root} (workspace ${use.workspace}) imports only ${importedText}: ` +
+        `${created.map(show).join(", ")} ${created.length === 1 ? "is" : "are"} imported by no zone of this plan and not in ${use.inState === null ? "any state (none was read)" : "this state"}, ` +
+        `so once ruleset.tf is copied as written, terraform plan/apply in workspace ${use.workspace} would create ${created.length === 1 ? "it" : "them"} ` +
+        `(a second entry point for a zone whose WAF another workspace or root manages, or a managed ruleset nobody asked for). Nothing is written: ` +
+        `write one resource per zone, without count/for_each, or give its ${what} only the zones this plan imports ` +
+        `(for example filtered by workspace: for_each = { for k, v in {...} : k => v if k == terraform.workspace }; in a root several workspaces share, declared once in the root, not in each workspace's file)`,
+    });
   }
 }
 

@@ -39,7 +39,8 @@ describe("plan --from-cf-terraforming over two workspaces", () => {
   }
 
   it("a resource with for_each keyed by workspace is imported into the key of this workspace's zone (imports.tf, PLAN.md, migrate.sh)", async () => {
-    const root = staging(forEachResource(`{\n    eu = "1b2c3d4e5f60718293a4b5c6d7e8f901"\n    us = "${US}"\n  }`));
+    // Filtered to this workspace: in workspace us it has the one instance ["us"] (the eu key would be created there).
+    const root = staging(forEachResource(`{ for ws, zone in {\n    eu = "1b2c3d4e5f60718293a4b5c6d7e8f901"\n    us = "${US}"\n  } : ws => zone if ws == terraform.workspace }`));
     const r = await runCli(["plan", ".", "--state", "terraform.tfstate.d/us/terraform.tfstate", "--from-cf-terraforming", "../../cft.tf", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
     expect(r.exitCode, r.stderr).toBe(0);
     const to = 'cloudflare_ruleset.terraform_managed_resource_abc["us"]';

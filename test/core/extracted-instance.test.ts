@@ -1,7 +1,7 @@
 // --from-cf-terraforming: the instance of a kept resource with count or for_each that the import goes to,
 // known offline from literals, terraform.workspace and each/count.index only; else the reason (never a guess).
 import { describe, expect, it } from "vitest";
-import { extractedInstance } from "../../src/core/extracted-instance.js";
+import { extractedInstance, extractedInstances } from "../../src/core/extracted-instance.js";
 
 const EU = "1b2c3d4e5f60718293a4b5c6d7e8f901";
 const US = "2c3d4e5f60718293a4b5c6d7e8f90112";
@@ -43,5 +43,22 @@ describe("extractedInstance", () => {
     const both = extractedInstance({ count: undefined, forEach: { a: US, b: US }, zoneId: "${each.value}" }, US, "us");
     expect(both).toEqual({ ok: false, reason: expect.stringContaining("2 instances with zone_id") });
     expect(extractedInstance({ count: undefined, forEach: '${["a"]}', zoneId: US }, US, "us").ok).toBe(false);
+  });
+});
+
+describe("extractedInstances", () => {
+  it("every instance with its zone_id when known offline; null when the instances are not known", () => {
+    expect(extractedInstances({ count: undefined, forEach: { eu: EU, us: "${var.us}" }, zoneId: "${each.value}" }, "us")).toEqual([
+      { suffix: '["eu"]', zone: EU },
+      { suffix: '["us"]', zone: null },
+    ]);
+    const filtered = `\${{ for ws, zone in { eu = "${EU}", us = "${US}" } : ws => zone if ws == terraform.workspace }}`;
+    expect(extractedInstances({ count: undefined, forEach: filtered, zoneId: "${each.value}" }, "us")).toEqual([{ suffix: '["us"]', zone: US }]);
+    expect(extractedInstances({ count: 2, forEach: undefined, zoneId: `\${["${EU}", "${US}"][count.index]}` }, null)).toEqual([
+      { suffix: "[0]", zone: EU },
+      { suffix: "[1]", zone: US },
+    ]);
+    expect(extractedInstances({ count: undefined, forEach: "${var.zones}", zoneId: "${each.value}" }, "us")).toBeNull();
+    expect(extractedInstances({ count: undefined, forEach: undefined, zoneId: US }, "us")).toBeNull();
   });
 });
