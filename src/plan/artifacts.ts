@@ -24,6 +24,7 @@ import { gitApplyCommand } from "./steps.js";
 import type { ScriptInput } from "./migrate-script.js";
 import { lockedVersions, type ProviderInfo } from "../terraform/versions/providers.js";
 import type { Workspace } from "../terraform/inventory/workspace.js";
+import { displayPath } from "../terraform/config/load.js";
 import { UserInputError } from "../core/user-input-error.js";
 import { rulesetCopyFile, workspaceCountExpression } from "../core/workspace-ruleset.js";
 import { LOWER_CONSTRAINT_STEP, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } from "../core/version-fit.js";
@@ -172,6 +173,7 @@ export async function assemblePlan(input: {
   });
   const removedTf = removedBlocksOffered && removedFrom.length ? emitRemovedBlocks(removedFrom) : null;
 
+  const rulesetDeclared = declaredInRoot(ws, input.rootDir ?? ws.base, analysis.zones, rulesetCopyFile(gate));
   const { steps, removedOffer } = buildPlanSteps({
     zones: analysis.zones,
     stateRemovals,
@@ -186,6 +188,8 @@ export async function assemblePlan(input: {
     rulesetFile: ARTIFACTS.ruleset,
     rulesetCopy: rulesetCopyFile(gate),
     rulesetWorkspace: gate,
+    ...(rulesetDeclared.length ? { rulesetDeclared } : {}),
+    ...(analysis.zones.some((z) => keptFrom(z) && isRepeated(keptFrom(z)!.repetition)) ? { rulesetKeptRepeated: true } : {}),
     outDir: input.outDir,
     fromCfTerraforming: input.fromCfTerraforming ? { file: input.fromCfTerraforming } : null,
     stateKnown: ws.stateKnown,
@@ -265,6 +269,22 @@ function notMigratedByZone(findings: Finding[]): Map<string, string[]> {
     list.push(`${f.code}: ${f.message}`);
   }
   return byZone;
+}
+
+/**
+ * The resources ruleset.tf declares that a file of the root module already declares, other than the file step
+ * 2 copies it to (copying over that one replaces it): cf-terraforming's output kept in the root itself, or a
+ * kept resource another workspace's plan already copied in. Copied again, terraform refuses the root (a
+ * duplicate resource), so step 2 has nothing to copy for them.
+ */
+function declaredInRoot(ws: Workspace, rootDir: string, zones: ZoneAnalysis[], copy: string): { address: string; file: string; line: number }[] {
+  const root = ws.tree.roots.find((r) => path.resolve(r.dir.dir) === path.resolve(rootDir));
+  if (!root) return [];
+  const names = new Set(zones.map((z) => z.rulesetResourceName));
+  return root.dir.resources
+    .filter((r) => r.mode === "managed" && r.type === "cloudflare_ruleset" && names.has(r.name))
+    .map((r) => ({ address: `cloudflare_ruleset.${r.name}`, file: displayPath(path.resolve(ws.base, r.file), root.dir.dir), line: r.line }))
+    .filter((d) => d.file !== copy);
 }
 
 async function rulesetHclFor(

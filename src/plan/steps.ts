@@ -40,6 +40,10 @@ export interface PlanInput {
   rulesetCopy?: string;
   /** The workspace the ruleset is limited to (count on terraform.workspace), or null/absent. */
   rulesetWorkspace?: string | null;
+  /** Resources of ruleset.tf a file of the root module already declares (not the copy's file), relative to the root. */
+  rulesetDeclared?: { address: string; file: string; line: number }[];
+  /** The kept cf-terraforming resource has count/for_each of its own: copied as written, without a workspace count. */
+  rulesetKeptRepeated?: boolean;
   /** The --out-dir the artifacts are written to, as given; null when none. */
   outDir: string | null;
   /** With `--from-cf-terraforming`: the file it came from and its resource names per zone. */
@@ -146,20 +150,33 @@ function step2KeepManagedPhase(input: PlanInput): PlanStep {
   const ws = input.rulesetWorkspace ?? null;
   const nothing = nothingToCopy(input);
   if (nothing) return { number: 2, title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`, commands: [], notes: nothing };
+  const declared = input.rulesetDeclared ?? [];
+  const declaredNames = new Set(declared.map((d) => d.address));
+  const undeclared = [...new Set(input.zones.map((z) => `cloudflare_ruleset.${z.rulesetResourceName}`))].filter((a) => !declaredNames.has(a));
   return {
     number: 2,
     title: `Keep only the ${MANAGED_PHASE} ruleset resource in the root module`,
-    commands,
+    // Copying a resource the root already declares makes terraform refuse the root (duplicate resource).
+    commands: declared.length ? [] : commands,
     notes: [
+      ...declared.map(
+        (d) =>
+          `${d.address} is already declared in the root module (./${d.file}:${d.line}): nothing to copy for it (a second copy would declare it twice, which terraform refuses); check that it is the resource ${input.rulesetFile} shows`,
+      ),
+      ...(declared.length && undeclared.length ? [`copy the block${undeclared.length === 1 ? "" : "s"} of ${undeclared.join(", ")} from ${input.rulesetFile} into the root module by hand (not the whole file)`] : []),
       from
         ? `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource kept from ${from.file}; the zone's other rulesets stay out of this migration`
         : `${input.rulesetFile} holds only the ${MANAGED_PHASE} resource; with cf-terraforming's output, pass it as --from-cf-terraforming FILE to keep just that resource`,
       `a zone has one ${MANAGED_PHASE} entry point: keep exactly one cloudflare_ruleset for it, and note its resource address for the import`,
       // The address step 3 imports into (an instance of a kept resource with count or for_each included).
       ...input.zones.map((z) => `${zoneLabel(z)}: ${z.zone.imports[0]?.to ?? `cloudflare_ruleset.${z.rulesetResourceName}${ws === null ? "" : "[0]"}`}`),
-      ...(ws === null
+      ...(ws === null || declared.length
         ? []
-        : [
+        : input.rulesetKeptRepeated
+          ? [
+              `the root has other workspaces: the resource kept from ${from?.file ?? "cf-terraforming's output"} has count/for_each of its own and is copied as written (no workspace count is added): in every workspace it gives only the instances its expression gives there, so declare it once in the root (${copy}), not once per workspace`,
+            ]
+          : [
             `the root has other workspaces: each resource has \`count = terraform.workspace == "${ws}" ? 1 : 0\`, so it exists in workspace ${ws} only and the others plan nothing for it; keep ${copy} next to the other workspaces' files (one per workspace, never one over another)`,
           ]),
     ],
