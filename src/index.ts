@@ -15,6 +15,7 @@ export { estateRoots, DEFAULT_WORKSPACE, type EstateRoot } from "./estate/instan
 export { parseStateArg, stateOwner, workspaceOf, type StateArg, type StateOwner } from "./estate/state-owner.js";
 export { analyzeEstate, type EstateAnalysis, type EstateAnalyzeOptions, type InstanceAnalysis, type InstanceInput } from "./estate/analyze.js";
 export { buildEstateReport, instanceInputs } from "./estate/report.js";
+export { scanEstate, type EstateScanOptions } from "./estate/scan.js";
 export { estateProviderGate } from "./estate/gate.js";
 export { gateEstate, type GateInput, type GateResult } from "./estate/gate-report.js";
 export { gateTextTail, gateVerdict } from "./render/gate-verdict.js";

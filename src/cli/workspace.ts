@@ -1,9 +1,12 @@
 // How every reporting command reads its inputs: the estate (every root and workspace), with the progress bar on
 // stderr for long scans and the hidden --full-parse escape hatch.
 import type { Progress, WorkspaceOptions } from "../terraform/inventory/workspace.js";
-import { loadEstate, streamEstate, type Estate, type EstateInstance, type EstateOptions, type StreamedEstate } from "../estate/load.js";
+import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
+import { scanEstate } from "../estate/scan.js";
+import type { AnalyzeOptions } from "../core/analyze.js";
+import type { Report } from "../core/model.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
-import { readStdin } from "./io.js";
+import { readStdin, relativeRoot, toolVersion } from "./io.js";
 import { parsePairs, variableArgs, type CommonArgs } from "./options.js";
 import { normalizeRootPath } from "../core/shard.js";
 import { CliError } from "./errors.js";
@@ -15,11 +18,21 @@ export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(
 }
 
 /**
- * The estate read one instance at a time, each handed to `each` as soon as it is built (only what `each`
- * returns is kept); with the same progress bar, options, shard and pulled states as loadCliEstate.
+ * The scan report, the estate read and analysed one instance at a time (estate/scan.ts); with the same progress
+ * bar, options, shard and pulled states as loadCliEstate, and --ruleset-root checked against its roots.
  */
-export async function streamCliEstate<T>(argv: CommonArgs, cwd: string, run: EstateRun | null, each: (instance: EstateInstance) => T): Promise<StreamedEstate<T>> {
-  return withProgressBar(argv, (onProgress) => streamEstate({ ...loadOptions(argv, cwd), onProgress, ...(run ? estateRunOptions(run, cwd) : {}) }, each));
+export async function scanCliEstate(argv: CommonArgs, cwd: string, run: EstateRun | null, analyze: AnalyzeOptions): Promise<{ report: Report; allRootPaths: string[] }> {
+  return withProgressBar(argv, (onProgress) =>
+    scanEstate({
+      ...loadOptions(argv, cwd),
+      onProgress,
+      ...(run ? estateRunOptions(run, cwd) : {}),
+      analyze,
+      rulesetRoots: (roots) => rulesetRootsOf(argv, { roots }),
+      version: toolVersion(),
+      root: (base) => relativeRoot(base),
+    }),
+  );
 }
 
 /** What the load takes from the command line. */

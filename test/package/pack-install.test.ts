@@ -92,7 +92,7 @@ describe("the packed package", () => {
       const fixture = path.join(repo, "testdata", "multi-zone");
       writeFileSync(
         path.join(project, "check.ts"),
-        `import { analyze, buildReport, gateEstate, gateTextTail, loadEstate, loadWorkspace, planEstate, renderMarkdown, renderSarif, type EstatePlan, type GateResult, type Report, type Finding } from "cf-waf-migrate";
+        `import { analyze, buildReport, gateEstate, gateTextTail, loadEstate, loadWorkspace, planEstate, renderMarkdown, renderSarif, scanEstate, type EstatePlan, type GateResult, type Report, type Finding } from "cf-waf-migrate";
 import { FINDING_CODES, tripsFailOn } from "cf-waf-migrate/core";
 import { readFile } from "node:fs/promises";
 
@@ -105,8 +105,11 @@ const estate = await loadEstate({ paths: [${JSON.stringify(fixture)}], statePath
 const gated: GateResult = await gateEstate(estate, { version: "0", root: "multi-zone", target: "4.52.0" });
 const planned: EstatePlan = await planEstate(estate, { cwd: process.cwd(), version: "0", root: "multi-zone", errors: estate.errors });
 const tail: string = gateTextTail(gated.report, "error", gated.summaries);
+// What \`scan\` reports, the estate read one instance at a time: the same zones as the estate's report.
+const scanned = await scanEstate({ paths: [${JSON.stringify(fixture)}], statePaths: [${JSON.stringify(path.join(fixture, "terraform.tfstate"))}], cwd: process.cwd(), readStdin: () => readFile("/dev/null"), analyze: {}, version: "0" });
 console.log(JSON.stringify({ zones: report.zones.length, blocking: blocking.length, known, md: renderMarkdown(report).startsWith("## "), sarif: JSON.parse(renderSarif(report)).version,
-  gateFails: gated.report.findings.some((f) => f.code === "PROVIDER_UPGRADE_BLOCKED") && tail.includes("GATE FAILED"), steps: [...new Set(planned.instances[0]!.plan.steps.map((s) => s.number).filter((n) => n >= 1))].length }));
+  gateFails: gated.report.findings.some((f) => f.code === "PROVIDER_UPGRADE_BLOCKED") && tail.includes("GATE FAILED"), steps: [...new Set(planned.instances[0]!.plan.steps.map((s) => s.number).filter((n) => n >= 1))].length,
+  scanned: scanned.report.zones.length === gated.report.zones.length && scanned.allRootPaths.length === 1 }));
 `,
       );
       const tsc = path.join(project, "node_modules", "typescript", "bin", "tsc");
@@ -115,7 +118,7 @@ console.log(JSON.stringify({ zones: report.zones.length, blocking: blocking.leng
       // The same file runs under Node (type stripping is not in Node 20: compile it to a sibling .js).
       run(process.execPath, [tsc, "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--outDir", "out", "check.ts"], project);
       const result = JSON.parse(run(process.execPath, [path.join("out", "check.js")], project)) as Record<string, unknown>;
-      expect(result).toEqual({ zones: expect.any(Number), blocking: expect.any(Number), known: true, md: true, sarif: "2.1.0", gateFails: true, steps: 7 });
+      expect(result).toEqual({ zones: expect.any(Number), blocking: expect.any(Number), known: true, md: true, sarif: "2.1.0", gateFails: true, steps: 7, scanned: true });
       expect(result.zones).toBeGreaterThan(0);
       expect(result.blocking).toBeGreaterThan(0);
     },
