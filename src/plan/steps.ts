@@ -131,7 +131,7 @@ function nothingToCopy(input: PlanInput): string[] | null {
 function step1Generate(input: PlanInput): PlanStep {
   const nothing = nothingToCopy(input);
   if (nothing) return { number: 1, title: "Generate the zone's ruleset configuration", commands: [], notes: nothing };
-  const commands = input.zones.map((z) => withZoneComment(`cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z)}.tf`, z));
+  const commands = input.zones.map((z) => withZoneComment(`cf-terraforming generate --resource-type cloudflare_ruleset --zone ${displayZone(z)} > cf-terraforming-${zoneSlug(z, input.zones)}.tf`, z));
   return {
     number: 1,
     title: "Generate the zone's ruleset configuration",
@@ -325,8 +325,16 @@ export function withZoneComment(command: string, z: ZoneAnalysis): string {
   return `${command}  # <ZONE_ID>: ${whichZone(z)}`;
 }
 
-function zoneSlug(z: ZoneAnalysis): string {
-  return z.rulesetResourceName.replace(/^waf_managed_/, "");
+/**
+ * The name of a zone's cf-terraforming output file: its ruleset's resource name, and the zone id's first 8
+ * characters when one resource serves several zones (a kept for_each), so one zone's output never
+ * overwrites another's.
+ */
+function zoneSlug(z: ZoneAnalysis, zones: readonly ZoneAnalysis[]): string {
+  const name = z.rulesetResourceName.replace(/^waf_managed_/, "");
+  const sharing = zones.filter((o) => o.rulesetResourceName === z.rulesetResourceName);
+  if (sharing.length < 2) return name;
+  return `${name}-${isLiteralZoneId(z.zone.zoneId) ? z.zone.zoneId.slice(0, 8) : `zone${sharing.indexOf(z) + 1}`}`;
 }
 
 /** Step 5's note offering `removed {}` blocks instead of `state rm` (Terraform 1.7+, a lock <= 3.35). */

@@ -129,6 +129,11 @@ describe("plan --from-cf-terraforming with one for_each resource for several zon
     const ruleset = readFileSync(path.join(root, "out/ruleset.tf"), "utf8");
     expect(ruleset.match(/resource "cloudflare_ruleset"/g)).toHaveLength(1);
     expect(ruleset).not.toContain("waf_managed_");
+    // Step 1's cf-terraforming output, one file per zone: the resource is shared, so the zone names the file.
+    const generate = readFileSync(path.join(root, "out/PLAN.md"), "utf8").match(/cf-terraforming generate .* > (\S+)/g)!;
+    const files = generate.map((g) => g.split(" > ")[1]);
+    expect(files).toHaveLength(2);
+    expect(new Set(files)).toEqual(new Set([`cf-terraforming-terraform_managed_resource_abc-${SHOP.slice(0, 8)}.tf`, `cf-terraforming-terraform_managed_resource_abc-${BLOG.slice(0, 8)}.tf`]));
   });
 
   it("one whose for_each is not known offline is not used, and a VALUE_UNRESOLVED at its line says so", async () => {
