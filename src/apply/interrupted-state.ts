@@ -3,11 +3,11 @@
 // (`terraform.tfstate.backup` from import and apply, `terraform.tfstate.<unix time>.backup` from the `state`
 // commands). A terraform command killed in that moment (a CI job cancelled, a laptop closed) leaves 0 bytes,
 // and `state pull` then prints nothing: apply must say what happened and where the state went, not ask for
-// another directory.
+// another directory. Which file that is follows the backend `init` recorded (terraform/state/local-backend.ts).
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { BACKUP_DIR } from "./backup.js";
-import { DEFAULT_WORKSPACE } from "./rehearsal-workspace.js";
+import { localStateFile } from "../terraform/state/local-backend.js";
 
 export interface EmptyLocalState {
   /** The empty state file. */
@@ -19,14 +19,17 @@ export interface EmptyLocalState {
 }
 
 /** The workspace's local state file when it exists and is empty (0 bytes or only white space); else null. */
-export async function emptyLocalState(chdir: string, workspace: string): Promise<EmptyLocalState | null> {
-  const file = path.join(chdir, ...(workspace === DEFAULT_WORKSPACE ? [] : ["terraform.tfstate.d", workspace]), "terraform.tfstate");
+export async function emptyLocalState(chdir: string, workspace: string, env: Record<string, string | undefined> = process.env): Promise<EmptyLocalState | null> {
+  // Only the file terraform uses: with an s3 or remote backend, a terraform.tfstate lying here is not it.
+  const file = await localStateFile(chdir, workspace, env);
+  if (file === null) return null;
   const size = await sizeOf(file);
   // A state holds at least `{"version":4,...}`; a few bytes of white space are as empty as 0.
   if (size === null || size > 16 || !(await isBlank(file))) return null;
+  const base = path.basename(file);
   return {
     file,
-    terraformBackups: await newestFirst(path.dirname(file), (name) => /^terraform\.tfstate(\.\d+)?\.backup$/.test(name)),
+    terraformBackups: await newestFirst(path.dirname(file), (name) => name.startsWith(`${base}.`) && /^(\.\d+)?\.backup$/.test(name.slice(base.length))),
     applyBackup: (await newestFirst(path.join(chdir, BACKUP_DIR), (name) => /^state-.*\.json$/.test(name)))[0] ?? null,
   };
 }

@@ -495,7 +495,11 @@ function emptyStateCheck(w: (s?: string) => void): void {
   w("# first): name the newest of terraform's backups beside it, which holds the state that write replaced.");
   w('WS_SELECTED="${TF_WORKSPACE:-$(cat "${TF_DATA_DIR:-.terraform}/environment" 2>/dev/null || true)}"');
   w('if [ -z "$WS_SELECTED" ] || [ "$WS_SELECTED" = default ]; then STATE_FILE=terraform.tfstate; else STATE_FILE="terraform.tfstate.d/$WS_SELECTED/terraform.tfstate"; fi');
-  w(String.raw`if [ -f "$STATE_FILE" ] && [ "$(wc -c <"$STATE_FILE")" -le 16 ] && [ -z "$(tr -d '[:space:]' <"$STATE_FILE")" ]; then`);
+  w("# Only the implicit local backend's file: with another backend (s3, remote) terraform never reads a terraform.tfstate");
+  w("# lying here, and a local backend with a path of its own is checked by cf-waf-migrate apply, not here.");
+  w('BACKEND_FILE="${TF_DATA_DIR:-.terraform}/terraform.tfstate"');
+  w(String.raw`if [ -f "$BACKEND_FILE" ] && { ! grep -qE '"type"[[:space:]]*:[[:space:]]*"local"' "$BACKEND_FILE" || grep -qE '"(path|workspace_dir)"[[:space:]]*:' "$BACKEND_FILE"; }; then STATE_FILE=""; fi`);
+  w(String.raw`if [ -n "$STATE_FILE" ] && [ -f "$STATE_FILE" ] && [ "$(wc -c <"$STATE_FILE")" -le 16 ] && [ -z "$(tr -d '[:space:]' <"$STATE_FILE")" ]; then`);
   w('  NEWEST_BACKUP="$(ls -t -- "$STATE_FILE".*backup 2>/dev/null | head -n 1 || true)"');
   w('  if [ -n "$NEWEST_BACKUP" ]; then');
   w(String.raw`    fail "$STATE_FILE is empty (0 bytes): a terraform command was stopped while it wrote the state (terraform empties the file before writing the new one). Nothing was changed. The state it replaced is in $NEWEST_BACKUP, the newest of terraform's backups beside it: cp $NEWEST_BACKUP $STATE_FILE, check it with $TF state list, and run migrate.sh again"`);

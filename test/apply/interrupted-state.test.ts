@@ -3,6 +3,7 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyLocalState, emptyStateMessage } from "../../src/apply/interrupted-state.js";
+import { localStateFile } from "../../src/terraform/state/local-backend.js";
 import { tempDir } from "../support/workdir.js";
 
 const at = (file: string, text: string, seconds: number) => {
@@ -35,6 +36,21 @@ describe("emptyLocalState", () => {
     expect(await emptyLocalState(root, "default")).toBeNull();
     at(path.join(root, "terraform.tfstate"), '{"version":4}', 1);
     expect(await emptyLocalState(root, "default")).toBeNull();
+  });
+
+  it("follows the backend init recorded: a local backend's own path, and no local file at all for s3", async () => {
+    const root = tempDir("cfwm-empty-");
+    const backend = (b: object) => at(path.join(root, ".terraform", "terraform.tfstate"), JSON.stringify({ version: 3, backend: b }), 1);
+    at(path.join(root, "terraform.tfstate"), "", 1_700_000_300);
+    at(path.join(root, "state", "prod.tfstate"), "", 1_700_000_300);
+    at(path.join(root, "state", "prod.tfstate.1700000100.backup"), "{}", 1_700_000_100);
+    backend({ type: "local", config: { path: "state/prod.tfstate", workspace_dir: "envs" } });
+    expect(await emptyLocalState(root, "default")).toMatchObject({ file: path.join(root, "state", "prod.tfstate"), terraformBackups: [path.join(root, "state", "prod.tfstate.1700000100.backup")] });
+    expect(await localStateFile(root, "x")).toBe(path.join(root, "envs", "x", "terraform.tfstate"));
+    // With s3, terraform never reads the terraform.tfstate lying here: an empty one says nothing.
+    backend({ type: "s3", config: { bucket: "b", key: "k" } });
+    expect(await emptyLocalState(root, "default")).toBeNull();
+    expect(await localStateFile(root, "default")).toBeNull();
   });
 
   it("says which backup to restore, and what is left when terraform kept none", () => {

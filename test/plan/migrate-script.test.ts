@@ -1,7 +1,7 @@
 // migrate.sh's shape: every check comes before the first change, step 5 before step 6, and step 6's
 // fresh state list before its git apply. (Its behaviour runs for real in test/e2e/realworld.e2e.test.ts.)
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { legacyLeftInState, stateRmStep, type ApplyContext, type Migration } from "../../src/apply/index.js";
@@ -227,5 +227,38 @@ describe("migrate.sh for a root of its own: the ruleset step 3 imports must be d
   it("imports once it is copied", () => {
     const r = run({ ...main, "cf-waf-migrate-ruleset.tf": 'resource "cloudflare_ruleset" "waf_managed_0da42c8d" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"\n}\n' });
     expect(r.calls).toMatch(/^import cloudflare_ruleset\.waf_managed_0da42c8d zone\//m);
+  });
+});
+
+describe("migrate.sh on an empty state file", () => {
+  // Step 0 names terraform's backup when the implicit local backend's file is empty (a terraform write
+  // killed half way), and says nothing of a terraform.tfstate lying in a root whose backend is s3.
+  const run = (backend: object | null) => {
+    const root = tempDir("cfwm-empty-script-");
+    writeFileSync(path.join(root, "migrate.sh"), renderMigrateScript({ version: "0.0.0", zones: [], legacyResources: ["cloudflare_waf_group.noisy"], patchDir: ".", legacyPatch: null, overridesPatch: null }));
+    writeFileSync(path.join(root, "terraform.tfstate"), "");
+    writeFileSync(path.join(root, "terraform.tfstate.1795809050.backup"), '{"version":4}');
+    if (backend) {
+      mkdirSync(path.join(root, ".terraform"));
+      writeFileSync(path.join(root, ".terraform", "terraform.tfstate"), JSON.stringify({ version: 3, backend }));
+    }
+    // A terraform that fails every command: the run must stop before any change either way.
+    writeFileSync(path.join(root, "tf"), "#!/usr/bin/env bash\necho 'tf stub: no state' >&2\nexit 1\n", { mode: 0o755 });
+    const r = spawnSync("bash", ["migrate.sh", "--yes"], { cwd: root, env: { ...process.env, TF: path.join(root, "tf"), TF_WORKSPACE: "" }, encoding: "utf8" });
+    return { code: r.status, stderr: r.stderr };
+  };
+
+  it("implicit local backend: names the backup", () => {
+    const r = run(null);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("migrate.sh: terraform.tfstate is empty (0 bytes)");
+    expect(r.stderr).toContain("cp terraform.tfstate.1795809050.backup terraform.tfstate");
+  });
+
+  it("an s3 backend: the local file is not the state, and is not blamed", () => {
+    const r = run({ type: "s3", config: { bucket: "b", key: "k" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("is empty");
+    expect(r.stderr).toContain("tf stub: no state");
   });
 });

@@ -1,0 +1,27 @@
+// Where a root's local backend keeps a workspace's state, as terraform decides it: the backend `init`
+// recorded in the data directory (`.terraform/terraform.tfstate`: `{"backend": {"type": "local", "config":
+// {"path": …, "workspace_dir": …}}}`), else the implicit local backend (`terraform.tfstate`,
+// `terraform.tfstate.d/<ws>/terraform.tfstate`). Any other backend (s3, remote, cloud…) keeps no local file:
+// a `terraform.tfstate` lying in the directory is then not the state terraform uses.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+const DEFAULT_WORKSPACE = "default";
+
+/** The absolute path of the workspace's local state file, or null when the root's backend is not local. */
+export async function localStateFile(rootDir: string, workspace: string, env: Record<string, string | undefined> = process.env): Promise<string | null> {
+  const dataDir = env.TF_DATA_DIR ? path.resolve(rootDir, env.TF_DATA_DIR) : path.join(rootDir, ".terraform");
+  let backend: { type?: unknown; config?: { path?: unknown; workspace_dir?: unknown } } | undefined;
+  try {
+    backend = (JSON.parse(await readFile(path.join(dataDir, "terraform.tfstate"), "utf8")) as { backend?: typeof backend }).backend;
+  } catch {
+    backend = undefined;
+  }
+  if (backend !== undefined && backend !== null && backend.type !== "local") return null;
+  const config = backend?.config ?? {};
+  const file = typeof config.path === "string" && config.path !== "" ? config.path : "terraform.tfstate";
+  const dir = typeof config.workspace_dir === "string" && config.workspace_dir !== "" ? config.workspace_dir : "terraform.tfstate.d";
+  // A workspace other than default is always workspace_dir/<ws>/terraform.tfstate, whatever the path (measured
+  // with terraform 1.11: path = "state/prod.tfstate", workspace_dir = "envs" keeps workspace x in envs/x/terraform.tfstate).
+  return workspace === DEFAULT_WORKSPACE ? path.resolve(rootDir, file) : path.resolve(rootDir, dir, workspace, "terraform.tfstate");
+}
