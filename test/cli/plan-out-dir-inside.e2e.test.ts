@@ -28,4 +28,16 @@ describe("plan --out-dir below the root, run twice", () => {
     const resources = (JSON.parse(scan.stdout) as { resources: { type: string }[] }).resources;
     expect(resources.filter((r) => r.type === "cloudflare_ruleset").length).toBeGreaterThan(0);
   });
+
+  it("--out-dir . writes into the root itself: from the repository's top that root is still read, whole", async () => {
+    const top = tempDir("cfwm-outdir-root-");
+    const root = path.join(top, "live", "prod");
+    cpSync(path.join(TESTDATA, "multi-zone"), root, { recursive: true });
+    const planned = await runCli(["plan", ".", "--state", "terraform.tfstate", "--out-dir", ".", "--format", "json", "--quiet"], { cwd: root });
+    expect(planned.exitCode, planned.stderr).toBe(0);
+    const scan = await runCli(["scan", ".", "--format", "json", "--quiet"], { cwd: top });
+    const report = JSON.parse(scan.stdout) as { resources: { type: string; file: string }[] };
+    expect(report.resources.some((r) => r.file === "live/prod/main.tf")).toBe(true);
+    expect(report.resources.some((r) => r.type === "cloudflare_ruleset" && r.file === "live/prod/ruleset.tf")).toBe(true);
+  });
 });
