@@ -3,7 +3,7 @@
 // is VALUE_UNRESOLVED at the block, and nothing of it is taken as given: the core rule set settings of a
 // package that may not exist leave the OWASP rule disabled with a TODO, a bypass rule that may not exist
 // gives a disabled skip rule. With the values given, the same tree migrates with its settings.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
@@ -71,5 +71,27 @@ describe("a block whose count is not known offline", () => {
     expect(rule(z, /OWASP/).enabled).toBe(true);
     expect(rule(z, /OWASP/).action_parameters?.overrides).toBeDefined();
     expect(rule(z, /^Bypass WAF/).enabled).toBe(true);
+  });
+
+  it("an enclosing module call's count not known offline is the same unknown, named by the module", async () => {
+    const dir = tempDir("cfwm-module-count-");
+    mkdirSync(path.join(dir, "modules", "waf"), { recursive: true });
+    mkdirSync(path.join(dir, "live"));
+    writeFileSync(
+      path.join(dir, "modules", "waf", "main.tf"),
+      'variable "zone_id" {\n  type = string\n}\n\nresource "cloudflare_waf_package" "owasp" {\n  zone_id     = var.zone_id\n  package_id  = "a25a9a7e9c00afc1fb2e0245519d725b"\n  sensitivity = "low"\n  action_mode = "simulate"\n}\n',
+    );
+    writeFileSync(
+      path.join(dir, "live", "main.tf"),
+      'variable "waf_enabled" {\n  type = bool\n}\n\nmodule "waf" {\n  source  = "../modules/waf"\n  count   = var.waf_enabled ? 1 : 0\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"\n}\n',
+    );
+    const r = await runCli(["scan", "live", "--format", "json", "--quiet"], { cwd: dir });
+    const report = JSON.parse(r.stdout) as Report;
+    const count = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.details?.attribute === "count");
+    expect(count.map((f) => [f.address, f.severity, f.details?.expression])).toEqual([["module.waf.cloudflare_waf_package.owasp", "warning", "var.waf_enabled ? 1 : 0"]]);
+    expect(rule(report.zones[0]!, /OWASP/).enabled).toBe(false);
+    const given = JSON.parse((await runCli(["scan", "live", "--var", "waf_enabled=true", "--format", "json", "--quiet"], { cwd: dir })).stdout) as Report;
+    expect(given.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.severity === "warning")).toEqual([]);
+    expect(rule(given.zones[0]!, /OWASP/).enabled).toBe(true);
   });
 });

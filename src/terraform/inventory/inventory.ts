@@ -1,7 +1,7 @@
 // Joins configuration and state into the inventory: one entry per resource instance state knows, or per
 // configuration resource when only config knows it, each with its file, line and zone id.
 import { CERTIFICATE_BLOCK_TYPES, LEGACY_WAF_RESOURCE_TYPES, isRelevant } from "../../core/legacy-types.js";
-import type { InventoryResource } from "../../core/model.js";
+import type { InventoryResource, UnresolvedAttribute } from "../../core/model.js";
 import type { ConfigResource } from "../config/load.js";
 import type { ConfigTree, ModuleNode } from "../config/modules.js";
 import { resolveBody } from "../../core/tf-expr/body.js";
@@ -161,11 +161,9 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
       });
       // The block's own count/for_each is what is unknown: whether it configures anything at all (it may have
       // no instance) is itself a value the migration needs, reported like any other (never taken as one).
-      if (mi.keysKnown && multi) {
-        const attribute = "for_each" in r.body ? "for_each" : "count";
-        const expression = expressionText(r.body[attribute]) ?? JSON.stringify(r.body[attribute]);
-        entryOf.unresolved = [{ attribute, expression, reason: exp.reason ?? "its value is not known offline" }, ...(entryOf.unresolved ?? [])];
-      }
+      // So is an enclosing module call's (`module "waf" { count = var.waf_enabled ? 1 : 0 }`).
+      const instancesUnknown = mi.keysKnown ? (multi ? ownInstancesUnknown(r.body, exp.reason) : null) : moduleInstancesUnknown(mi);
+      if (instancesUnknown) entryOf.unresolved = [instancesUnknown, ...(entryOf.unresolved ?? [])];
       out.push(entryOf);
       break;
     }
@@ -185,6 +183,32 @@ function configInstances(entry: ConfigEntry, ctx: EvaluationContext, zones: Zone
     else out.push(withoutInstance(entry));
   }
   return out;
+}
+
+/** The block's own count/for_each, not known offline, as an unresolved attribute. */
+function ownInstancesUnknown(body: Record<string, unknown>, reason: string | undefined): UnresolvedAttribute {
+  const attribute = "for_each" in body ? "for_each" : "count";
+  return { attribute, expression: expressionText(body[attribute]) ?? JSON.stringify(body[attribute]), reason: reason ?? "its value is not known offline" };
+}
+
+/**
+ * The outermost enclosing module call whose count/for_each is not known offline, as an unresolved attribute
+ * of the block (its reason names the module): whether the block has any instance depends on it.
+ */
+function moduleInstancesUnknown(mi: ModuleInstance): UnresolvedAttribute | null {
+  let outer: ModuleInstance | null = null;
+  for (let m: ModuleInstance | null = mi; m !== null && !m.keysKnown; m = m.parent) outer = m;
+  const call = outer?.node.call;
+  if (!outer || !call) return null;
+  const attribute = call.forEach !== undefined ? "for_each" : call.count !== undefined ? "count" : null;
+  if (attribute === null) return null;
+  const raw = attribute === "for_each" ? call.forEach : call.count;
+  const bound = attribute === "for_each" ? outer.binding.each?.key : outer.binding.count;
+  return {
+    attribute,
+    expression: expressionText(raw) ?? JSON.stringify(raw),
+    reason: bound instanceof Unknown ? bound.reason : `the instances of module.${call.name} are not known offline`,
+  };
 }
 
 /**
