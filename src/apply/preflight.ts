@@ -29,6 +29,7 @@ import { stateIdentity } from "../terraform/state/v4.js";
 import type { ImportTask, Migration } from "./types.js";
 import { unplannedRulesetInstances } from "./unplanned-instances.js";
 import { inputRecord, ownValue } from "../core/null-proto.js";
+import { otherRootRefusals } from "./other-roots.js";
 
 export interface PreflightInput {
   cli: TerraformCli;
@@ -49,6 +50,8 @@ export interface PreflightInput {
   workspace?: string;
   /** `--online`: completes the analysis options with the service's rulesets and entry point ids. */
   completeOptions?: (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions>;
+  /** `--accept-missing-skip-rules`: go on although other roots bypass the WAF for a zone this root migrates. */
+  acceptMissingSkipRules?: boolean;
 }
 
 export interface Preflight {
@@ -155,6 +158,11 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     ? analyze(ws.domain, { ...completed, rulesetResourceNames: names })
     : first;
 
+  // Other roots of the repository whose Page Rules or firewall rules need skip rules in this ruleset.
+  if (input.acceptMissingSkipRules !== true) {
+    const refused = await otherRootRefusals(cli.cwd, cwd, analysis);
+    if (refused.length) throw new ApplyRefusedError(refused);
+  }
   const list = await stateList(cli);
   const migration = await planMigration(ws, analysis, list, instances);
   migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));

@@ -67,6 +67,11 @@ export interface ApplyOptions {
    * knows those states hold nothing); default: keep them then (shared-blocks.ts).
    */
   removeSharedBlocks?: boolean;
+  /**
+   * Go on although another root of the repository has Page Rules or firewall rules bypassing the WAF for a
+   * zone this root migrates (or one not known offline) and this root's ruleset lacks their skip rules.
+   */
+  acceptMissingSkipRules?: boolean;
   /** Dry run only: rehearse steps 3-7 on a throwaway copy (default true; `--no-rehearsal` turns it off). */
   rehearsal?: boolean;
   /** Called with each command line before it runs (progress output). */
@@ -126,6 +131,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       ...(options.completeOptions ? { completeOptions: options.completeOptions } : {}),
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
       workspace: options.workspace ?? selectedWorkspace(chdir),
+      ...(options.acceptMissingSkipRules ? { acceptMissingSkipRules: true } : {}),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };
     if (pre.migration.edits.length > 0 && options.removeSharedBlocks !== true) {

@@ -67,6 +67,8 @@ export const FINDING_CODES = {
   ZONE_IN_VALIDATION: "info",
   /** An existing `http_request_firewall_managed` ruleset has a skip rule after the execute rules it would skip: it has no effect. */
   RULESET_SKIP_AFTER_EXECUTE: "warning",
+  /** A root not in this run bypasses the WAF (Page Rule, firewall rule) for a zone this run migrates: the ruleset planned here lacks its skip rule. */
+  BYPASS_IN_OTHER_ROOT: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -14,7 +14,7 @@ import { rootNodeOf } from "./instances.js";
  * module directory. Returns caller root directory (absolute) → the module directories it calls.
  */
 export async function callersOf(chdir: string, moduleDirs: string[]): Promise<Map<string, Set<string>>> {
-  const top = repositoryTop(chdir) ?? commonAncestor([chdir, ...moduleDirs]);
+  const top = searchTop(chdir, moduleDirs);
   // What cannot be read here is the other roots' business: their own plans report it.
   const ignored: InputError[] = [];
   const { tree } = await readConfiguration({ paths: [top], cwd: top }, ignored);
@@ -31,6 +31,14 @@ export async function callersOf(chdir: string, moduleDirs: string[]): Promise<Ma
     called.add(dir);
   }
   return callers;
+}
+
+/**
+ * Where other roots of the repository around `dir` are looked for: the nearest ancestor with `.git`, else the
+ * closest directory holding `dir` and every one of `dirs`.
+ */
+export function searchTop(dir: string, dirs: readonly string[]): string {
+  return repositoryTop(dir) ?? commonAncestor([dir, ...dirs]);
 }
 
 function repositoryTop(dir: string): string | null {

@@ -21,6 +21,7 @@ import { assemblePlan, type AssembledPlan } from "./artifacts.js";
 import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, extractedUnplannedInstances, extractedUnusedFindings, matchExtracted, sharedKey } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
+import { addOtherRootFindings, otherRootsOfEstate } from "./other-roots.js";
 
 export interface EstatePlanInput {
   /** Where relative paths given by the user (`outDir`, `fromCfTerraforming`) are resolved. */
@@ -42,6 +43,11 @@ export interface EstatePlanInput {
   /** `--out-dir` as given: where each instance's artifacts go (PLAN.md names paths from its root). */
   outDir?: string | null;
   session?: OnlineSession | null;
+  /**
+   * The paths the run read (as given, against `cwd`): roots of the repository outside them are searched for
+   * rules bypassing the WAF for a zone this plan migrates (plan/other-roots.ts). Absent: always searched.
+   */
+  readPaths?: string[];
 }
 
 export interface InstancePlan {
@@ -114,6 +120,9 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
   const analysis = online.analysis;
 
   const several = setups.length > 1;
+  // The repository's other roots may bypass the WAF for these zones: read once, matched per instance below.
+  const anyZone = analysis.instances.some((a) => a.analysis.zones.length > 0);
+  const others = await otherRootsOfEstate(estate, cwd, input.readPaths, anyZone);
   const plans: AssembledPlan[] = [];
   let otherCallers: string[] = [];
   for (const [i, { inst, info, providerMajor, gate }] of setups.entries()) {
@@ -132,6 +141,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
       if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
       withdrawRemovedBlocks(plan, otherCallers);
     }
+    addOtherRootFindings(plan, planned.zones.map((z) => z.zone.zoneId), others);
     const at = { root: inst.root, workspace: inst.workspace };
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
     if (fromCfTerraforming) {

@@ -233,6 +233,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "The Ruleset Engine evaluates a phase's rules in order: an execute rule before the skip rule has already run its managed ruleset when the skip matches, so the exception has no effect. Move the skip rule before the execute rules (and put merged skip rules first).",
     check: "existing rulesets",
   },
+  BYPASS_IN_OTHER_ROOT: {
+    short: "A root this run leaves out bypasses the WAF for a zone it migrates: the ruleset planned here lacks that skip rule.",
+    full: "A Page Rule with Disable Security or WAF Off, or a firewall rule with Bypass > WAF, in another root of the repository (found next to the roots planned: the nearest directory with .git) becomes a skip rule of the zone's one http_request_firewall_managed entry point. Planned without that root, the ruleset has no such skip rule, so after the migration the new WAF acts on what the rule let through. Plan the repository together (one ruleset with every root's skip rules), or pass that root too; apply refuses until the root's ruleset has the skip rule or --accept-missing-skip-rules is given.",
+    check: "estate",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

@@ -56,8 +56,10 @@ describe("names that are Object.prototype members", () => {
     ["config only", []],
   ])("scan and plan (%s) equal the same tree with harmless names", async (_, extra) => {
     const twin = renamedCopy(FIXTURE);
+    // A copy, as the twin is: in place, a plan of this root also reports the other fixtures' WAF bypasses.
+    const alone = copyFixture("prototype-names");
     for (const command of ["scan", "plan"]) {
-      const got = await runCli([command, ".", ...extra, "--format", "json"], { cwd: FIXTURE });
+      const got = await runCli([command, ".", ...extra, "--format", "json"], { cwd: alone });
       expect(got.stderr).not.toMatch(/internal error/);
       expect(got.exitCode, got.stderr).toBe(0);
       const expected = await runCli([command, ".", ...extra, "--format", "json"], { cwd: twin });

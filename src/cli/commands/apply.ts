@@ -3,6 +3,7 @@
 //   apply [PATH...] [--state FILE] [--terraform-bin BIN] [--yes] [--accept-changes] [--chdir DIR]
 //         [--ruleset-id ZONE_ID=ID]... [--config-json ZONE_ID=FILE]... [--provider-major 4|5]
 //         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet] [--no-rehearsal]
+//         [--remove-shared-blocks] [--accept-missing-skip-rules]
 //
 // Exit codes: 0 done (or the dry run is fine), 1 the migration stopped (a terraform command failed, or
 // changes remain; run the same command again to continue), 2 refused or bad usage (nothing changed).
@@ -22,6 +23,7 @@ export interface ApplyArgs extends OnlineArgs {
   yes: boolean;
   "accept-changes": boolean;
   "remove-shared-blocks": boolean;
+  "accept-missing-skip-rules": boolean;
   chdir?: string;
   workspace?: string;
   "ruleset-id": string[];
@@ -52,6 +54,11 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
         type: "boolean",
         default: false,
         describe: "delete the legacy blocks even when another workspace of this root, or another root calling the same module, may still hold them (by default they are kept until the last one has migrated)",
+      })
+      .option("accept-missing-skip-rules", {
+        type: "boolean",
+        default: false,
+        describe: "go on although another root of the repository has Page Rules or firewall rules bypassing the WAF for a zone this root migrates (or for a zone not known offline) and this root's ruleset has no skip rule for them (by default apply refuses)",
       })
       .option("chdir", { type: "string", describe: "DIR: switch to DIR first, as terraform -chdir does: the root module terraform runs in, every path relative to it (default: the single scanned directory)" })
       .option("workspace", { type: "string", describe: "the root's workspace to migrate (sets TF_WORKSPACE for every terraform call)" })
@@ -87,6 +94,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       rehearsal: argv.rehearsal,
       acceptChanges: argv["accept-changes"],
       removeSharedBlocks: argv["remove-shared-blocks"],
+      acceptMissingSkipRules: argv["accept-missing-skip-rules"],
       rulesetIds,
       zonePlans,
       configJson,

@@ -101,6 +101,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       fromCfTerraforming: argv["from-cf-terraforming"] ?? null,
       outDir: argv["out-dir"] ?? null,
       session,
+      readPaths: argv.paths.length ? argv.paths : ["."],
     });
     const { analysis, report, otherCallers } = planned;
     const plans = planned.instances.map((p) => p.plan);

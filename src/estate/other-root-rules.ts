@@ -1,0 +1,71 @@
+// The Page Rules and firewall rules of the roots around a run that the run does not include (see
+// core/other-root-bypasses.ts for why they matter). Read-only and cheap: the repository's configuration is
+// read at the structure level (as module-callers.ts does: resources by type, module calls), and only the
+// roots whose tree configures `cloudflare_page_rule` or `cloudflare_firewall_rule` are loaded further, from
+// their configuration alone (their own variables files; no state, no analysis).
+import path from "node:path";
+import type { InputError } from "../core/model.js";
+import type { OtherRootRules } from "../core/other-root-bypasses.js";
+import { loadWorkspace, readConfiguration } from "../terraform/inventory/workspace.js";
+import { rootNodeOf } from "./instances.js";
+import { searchTop } from "./module-callers.js";
+
+const BYPASS_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule"]);
+
+export interface OtherRootRulesResult {
+  /** The directory searched (the repository), absolute. */
+  top: string;
+  roots: OtherRootRules[];
+}
+
+export interface OtherRootRulesInput {
+  /** The run's root directories (absolute): their rules are the run's own. */
+  roots: readonly string[];
+  /** Root names are shown relative to this directory (the working directory). */
+  cwd: string;
+  /** Rule file paths are made relative to this directory (the report's base). */
+  base: string;
+  /** Directories the run itself read whole (its paths): when one holds the repository, there is nothing else. */
+  read?: readonly string[];
+}
+
+export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherRootRulesResult> {
+  const own = new Set(input.roots.map((r) => path.resolve(r)));
+  const top = searchTop(input.roots[0]!, input.roots.slice(1));
+  if ((input.read ?? []).some((d) => isWithin(top, path.resolve(d)))) return { top, roots: [] };
+  // What cannot be read at this level is found again below for the roots that matter, and reported there.
+  const ignored: InputError[] = [];
+  const { tree } = await readConfiguration({ paths: [top], cwd: top }, ignored);
+  const candidates = new Set<string>();
+  for (const node of tree.nodes) {
+    if (!node.dir.resources.some((r) => r.mode === "managed" && BYPASS_TYPES.has(r.type))) continue;
+    const rootDir = path.resolve(rootNodeOf(node).dir.dir);
+    if (!own.has(rootDir)) candidates.add(rootDir);
+  }
+  const roots: OtherRootRules[] = [];
+  for (const dir of [...candidates].sort()) {
+    const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
+    const shown = (file: string | null) => (file === null ? null : slash(path.relative(input.base, path.resolve(ws.base, file))));
+    const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
+    // Messages name files from the working directory, as the user types them.
+    const typed = (file: string) => slash(path.relative(input.cwd, path.resolve(ws.base, file)));
+    const unreadable = ws.errors.map((e) => `${typed(e.file)}${e.line !== null ? `:${e.line}` : ""}: ${e.message}`);
+    roots.push({
+      root: slash(path.relative(input.cwd, dir)) || ".",
+      firewallRules: ws.domain.firewallRules.map(rebase),
+      pageRules: ws.domain.pageRules.map(rebase),
+      ...(unreadable.length ? { unreadable } : {}),
+    });
+  }
+  return { top, roots };
+}
+
+/** `dir` is `top` or one of its ancestors. */
+function isWithin(top: string, dir: string): boolean {
+  const rel = path.relative(dir, top);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+function slash(p: string): string {
+  return p.split(path.sep).join("/");
+}
