@@ -88,7 +88,8 @@ export class TerraformHarness {
    * to pass (see the top of this file); otherwise terraform starts the plugin and checks for itself.
    */
   private async reattachFor(cwd: string, args: string[], env: Record<string, string>): Promise<Record<string, string>> {
-    if (!this.host || NO_PROVIDER.has(args[0]!)) return {};
+    // A global option first (-chdir=DIR) would move the lock file and data directory read below: not attached.
+    if (!this.host || NO_PROVIDER.has(args[0]!) || args[0]!.startsWith("-")) return {};
     const version = lockedVersion(cwd, PROVIDER_SOURCE);
     if (!version || !this.mirror.versions.includes(version)) return {};
     const dataDir = path.resolve(cwd, env.TF_DATA_DIR ?? ".terraform");

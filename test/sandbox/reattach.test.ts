@@ -141,4 +141,20 @@ describe("a harness that reattaches", () => {
     },
     300_000,
   );
+
+  it(
+    "does not attach a command whose global options move it elsewhere (-chdir): the other root's checks stay terraform's",
+    async () => {
+      const a = h.root("chdir-a", { "main.tf": providerBlock("3.35.0") + ZONE_OUTPUT }, [legacyZone()]);
+      h.root("chdir-b", { "main.tf": providerBlock("3.35.0") + ZONE_OUTPUT }, [legacyZone()]);
+      expect((await a.tf("init", "-input=false")).code).toBe(0);
+      expect((await a.tf("plan", "-input=false")).code).toBe(0);
+      // From a's directory, with a's environment (its lock file and data directory checked), terraform plans
+      // b, which has no lock file.
+      const other = await h.run(a.dir, ["-chdir=../chdir-b", "plan", "-no-color", "-input=false"], a.env);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain("Inconsistent dependency lock file");
+    },
+    300_000,
+  );
 });
