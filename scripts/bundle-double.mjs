@@ -1,5 +1,6 @@
-// After tsc: replaces the provider double's entry point (dist/sandbox/provider/main.js) with one bundle of it,
-// its modules and its gRPC dependencies (@grpc/grpc-js, @grpc/proto-loader, protobufjs).
+// After tsc: replaces the provider double's entry points (dist/sandbox/provider/main.js, and host.js, the
+// long-lived double terraform reattaches to) with one bundle each of it, its modules and its gRPC
+// dependencies (@grpc/grpc-js, @grpc/proto-loader, protobufjs).
 //
 // Why: Terraform starts the double once per plan, apply, import or refresh, and the tests run such commands
 // hundreds of times; start-up was mostly resolving and compiling the modules one by one (measured: loading
@@ -14,18 +15,26 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("../dist/sandbox/provider/main.js", import.meta.url));
+const HOST = fileURLToPath(new URL("../dist/sandbox/provider/host.js", import.meta.url));
 
-export async function bundleProviderDouble() {
-  if (!existsSync(ENTRY)) return 0;
+async function bundle(entry) {
+  if (!existsSync(entry)) return 0;
   const result = await build({
-    entryPoints: [ENTRY],
-    outfile: ENTRY,
+    entryPoints: [entry],
+    outfile: entry,
     allowOverwrite: true,
     ...NODE_BUNDLE_OPTIONS,
   });
   if (result.errors.length) throw new Error(`bundling the provider double failed: ${result.errors.length} errors`);
-  slimSourceMap(`${ENTRY}.map`);
+  slimSourceMap(`${entry}.map`);
   return Object.keys(result.metafile.inputs).length;
+}
+
+/** Bundles main.js and host.js; returns the number of modules in main.js's bundle (0: not built yet). */
+export async function bundleProviderDouble() {
+  const modules = await bundle(ENTRY);
+  await bundle(HOST);
+  return modules;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -4,4 +4,5 @@ export { ACCOUNT_DIR_ENV, ACCOUNT_FILE, readAccount, writeAccount, type Account,
 export { startApiServer, API_BASE_PATH, type ApiServer, type ApiServerOptions, type ApiCredentials } from "./api/server.js";
 export { equivalentConfig, migrationStatus, migrationState } from "./api/migration.js";
 export { sandboxUp, sandboxDown, exportLines, SANDBOX_FILES, type SandboxEnv, type SandboxUp } from "./sandbox.js";
+export { ProviderHost } from "./reattach.js";
 export { sampleAccount, SAMPLE_ZONES } from "./sample-account.js";

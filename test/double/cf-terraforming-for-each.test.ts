@@ -17,7 +17,7 @@ let api: ApiServer;
 let flags: { configs: string[]; rulesetIds: string[] };
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0"]);
+  h = newHarness(["3.35.0"], { reattach: true });
   root = h.root("cft", { "versions.tf": providerBlock("3.35.0"), "main.tf": PACKAGE_AND_GROUP }, [legacyZone()]);
   await initAndApply(root);
   const started = await startApi(root);

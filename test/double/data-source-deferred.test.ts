@@ -188,7 +188,7 @@ interface Report {
 }
 
 beforeAll(() => {
-  h = newHarness(["3.35.0"]);
+  h = newHarness(["3.35.0"], { reattach: true });
 });
 afterAll(async () => {
   for (const api of apis) await api.close();

@@ -9,7 +9,7 @@ import { expect } from "vitest";
 import { startApiServer, type ApiServer } from "../../dist/sandbox/index.js";
 import { BIN } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { OWASP_PACKAGE, ROBOTS_GROUP, TerraformHarness, ZONE_ID, type Root } from "../sandbox/harness.js";
+import { OWASP_PACKAGE, ROBOTS_GROUP, TERRAFORM, TerraformHarness, ZONE_ID, type HarnessOptions, type Root } from "../sandbox/harness.js";
 
 export { legacyZone, providerBlock, TerraformHarness, ZONE_ID, OWASP_PACKAGE, CF_PACKAGE, ROBOTS_GROUP, WP_GROUP, SQLI_RULE, type Root } from "../sandbox/harness.js";
 
@@ -124,6 +124,7 @@ export async function upgradeProvider(root: Root, file: string, from: string, to
   expect(init.stdout).toContain(`Installed cloudflare/cloudflare v${to}`);
 }
 
-export function newHarness(versions: string[]): TerraformHarness {
-  return new TerraformHarness(versions);
+/** `reattach`: the harness's own terraform commands attach to one long-lived double (test/sandbox/harness.ts). */
+export function newHarness(versions: string[], options: HarnessOptions = {}): TerraformHarness {
+  return new TerraformHarness(versions, TERRAFORM, options);
 }

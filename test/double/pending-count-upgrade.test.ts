@@ -87,7 +87,7 @@ let api: ApiServer;
 let flags: { configs: string[]; rulesetIds: string[] };
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0", "4.52.8"]);
+  h = newHarness(["3.35.0", "4.52.8"], { reattach: true });
   root = h.root("pro", { "versions.tf": providerBlock("3.35.0"), "main.tf": MAIN }, [legacyZone({ plan: "pro" })]);
   const { mkdirSync } = await import("node:fs");
   mkdirSync(`${root.dir}/modules/waf-group`, { recursive: true });

@@ -35,7 +35,7 @@ let api: ApiServer;
 let flags: { configs: string[]; rulesetIds: string[] };
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0"]);
+  h = newHarness(["3.35.0"], { reattach: true });
   waf = h.root("estate/live/waf", { "versions.tf": providerBlock("3.35.0"), "main.tf": PACKAGE }, [legacyZone()]);
   rules = h.root("estate/live/rules", { "versions.tf": providerBlock("3.35.0"), "main.tf": RULE });
   // One account behind both roots, as one Cloudflare account is.

@@ -51,7 +51,7 @@ let apiEnv: Record<string, string>;
 let flags: { configs: string[]; rulesetIds: string[] };
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0"]);
+  h = newHarness(["3.35.0"], { reattach: true });
   root = h.root("enterprise", { "versions.tf": providerBlock("3.35.0"), "main.tf": MAIN }, [legacyZone()]);
   mkdirSync(path.join(root.dir, "modules", "zone-waf"), { recursive: true });
   root.write("modules/zone-waf/main.tf", MODULE);

@@ -40,7 +40,7 @@ let v5: string;
 let rulesetIdsFlags: string[];
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0", "5.22.0"]);
+  h = newHarness(["3.35.0", "5.22.0"], { reattach: true });
   root = h.root("regions", { "versions.tf": providerBlock("3.35.0"), "required.tf": 'terraform {\n  required_version = ">= 1.5"\n}\n', "main.tf": MAIN }, [legacyZone({ id: EU }), legacyZone()]);
   expect((await root.tf("init", "-input=false")).code).toBe(0);
   for (const ws of ["eu", "us"]) {

@@ -33,7 +33,7 @@ let api: ApiServer;
 let rulesetIds: string[];
 
 beforeAll(async () => {
-  h = newHarness(["3.35.0"]);
+  h = newHarness(["3.35.0"], { reattach: true });
   root = h.root("ws", { "versions.tf": providerBlock("3.35.0"), "waf.tf": WAF }, [legacyZone()]);
   expect((await root.tf("init", "-input=false")).code).toBe(0);
   const ws = await root.tf("workspace", "new", "prod");

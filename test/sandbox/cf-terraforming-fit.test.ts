@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { TerraformHarness } from "./harness.js";
+import { TERRAFORM, TerraformHarness } from "./harness.js";
 
 const CF = path.join(TESTDATA, "cf-terraforming-with-refs/cf-terraforming.tf");
 const WAF = readFileSync(path.join(TESTDATA, "pinned-low/waf.tf"), "utf8");
@@ -18,7 +18,7 @@ function versionsTf(provider: string): string {
 
 let h: TerraformHarness;
 beforeAll(() => {
-  h = new TerraformHarness(["3.35.0"]);
+  h = new TerraformHarness(["3.35.0"], TERRAFORM, { reattach: true });
 });
 afterAll(() => h?.teardown());
 

@@ -7,11 +7,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { providerBlock, TerraformHarness } from "./harness.js";
+import { providerBlock, TERRAFORM, TerraformHarness } from "./harness.js";
 
 let h: TerraformHarness;
 beforeAll(() => {
-  h = new TerraformHarness(["3.35.0", "4.52.8"]);
+  h = new TerraformHarness(["3.35.0", "4.52.8"], TERRAFORM, { reattach: true });
 });
 afterAll(() => h?.teardown());
 

@@ -1,13 +1,23 @@
 // Runs the real terraform against the provider double in tests: one mirror per test file, a temp root,
 // a TF_DATA_DIR and plugin cache per root, and a hard kill of every terraform process group on teardown
 // (an orphaned plugin keeps terraform's pipes open and terraform then waits forever).
+//
+// With `reattach`, the harness's own terraform commands (Root.tf) other than `init` attach to one
+// long-lived double per harness (TF_REATTACH_PROVIDERS, src/sandbox/reattach.ts) instead of starting one
+// from the mirror, which costs a node process per provider start (several per command). Terraform skips
+// its lock-file checks for a reattached provider, so a command attaches only when a run that started the
+// plugin itself (init, or a plan/apply/…) passed them and neither the lock file, the installed package nor
+// any provider requirement changed since (reattach-check.ts); the version served is the locked one. `init`
+// always installs from the mirror, and commands the tool runs (the CLI's own terraform) are untouched.
+// Files that kill process groups leave it off: there the plugin must be terraform's child, killed with it.
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 // The compiled double (dist/, built by `npm test`'s pretest) is what terraform starts, as from a user's mirror.
-import { ACCOUNT_DIR_ENV, ACCOUNT_FILE, buildMirror, type Account, type MirrorLayout, type Zone } from "../../dist/sandbox/index.js";
+import { ACCOUNT_DIR_ENV, ACCOUNT_FILE, buildMirror, PROVIDER_SOURCE, ProviderHost, type Account, type MirrorLayout, type Zone } from "../../dist/sandbox/index.js";
+import { lockedVersion, requirementsDigest } from "./reattach-check.js";
 
 export const TERRAFORM = existsSync("/usr/local/bin/terraform") ? "/usr/local/bin/terraform" : "terraform";
 export const ZONE_ID = "0da42c8d2132a9ddaf714f9e7c920711";
@@ -27,18 +37,29 @@ export interface TfResult {
   stderr: string;
 }
 
+export interface HarnessOptions {
+  /** Root.tf's commands after init attach to one long-lived double (see the top of this file). */
+  reattach?: boolean;
+}
+
 export class TerraformHarness {
   readonly base: string;
   readonly mirror: MirrorLayout;
   private readonly groups = new Set<number>();
+  private readonly host: ProviderHost | undefined;
+  /** Per root and data directory: the requirements digest a run that started the plugin itself accepted. */
+  private readonly checked = new Map<string, string>();
 
   /** `bin`: the binary every command runs (TERRAFORM, or `tofu` for OpenTofu). */
   constructor(
     versions: string[],
     readonly bin: string = TERRAFORM,
+    options: HarnessOptions = {},
   ) {
     this.base = mkdtempSync(path.join(os.tmpdir(), "cfwm-double-"));
     this.mirror = buildMirror(path.join(this.base, "box"), versions);
+    // The reattach configuration names terraform's provider address; OpenTofu's differs.
+    if (options.reattach && bin === TERRAFORM) this.host = new ProviderHost(path.join(this.base, "sock"));
   }
 
   /** A fresh root module directory with its own account, data dir and plugin cache. */
@@ -61,14 +82,44 @@ export class TerraformHarness {
     });
   }
 
-  run(cwd: string, args: string[], env: Record<string, string>): Promise<TfResult> {
+  /**
+   * TF_REATTACH_PROVIDERS for a command, when this harness reattaches and terraform would start the double:
+   * not for init (it installs from the mirror), and only while terraform's own lock-file checks are known
+   * to pass (see the top of this file); otherwise terraform starts the plugin and checks for itself.
+   */
+  private async reattachFor(cwd: string, args: string[], env: Record<string, string>): Promise<Record<string, string>> {
+    // A global option first (-chdir=DIR) would move the lock file and data directory read below: not attached.
+    if (!this.host || NO_PROVIDER.has(args[0]!) || args[0]!.startsWith("-")) return {};
+    const version = lockedVersion(cwd, PROVIDER_SOURCE);
+    if (!version || !this.mirror.versions.includes(version)) return {};
+    const dataDir = path.resolve(cwd, env.TF_DATA_DIR ?? ".terraform");
+    if (this.checked.get(`${cwd}\0${dataDir}`) !== requirementsDigest(cwd, dataDir, PROVIDER_SOURCE)) return {};
+    return { TF_REATTACH_PROVIDERS: await this.host.reattachConfig(version, env) };
+  }
+
+  /** After a command that started the plugin itself: its success says the lock-file checks passed. */
+  private noteChecked(cwd: string, args: string[], env: Record<string, string>, code: number | null): void {
+    if (!this.host || !CHECKS_LOCK.has(args[0]!) || !(code === 0 || (code === 2 && args.includes("-detailed-exitcode")))) return;
+    const dataDir = path.resolve(cwd, env.TF_DATA_DIR ?? ".terraform");
+    this.checked.set(`${cwd}\0${dataDir}`, requirementsDigest(cwd, dataDir, PROVIDER_SOURCE));
+  }
+
+  async run(cwd: string, args: string[], env: Record<string, string>): Promise<TfResult> {
+    const fullEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.base, ...env };
+    const reattach = await this.reattachFor(cwd, args, fullEnv);
+    const result = await this.spawn(cwd, args, { ...fullEnv, ...reattach });
+    if (!reattach.TF_REATTACH_PROVIDERS) this.noteChecked(cwd, args, fullEnv, result.code);
+    return result;
+  }
+
+  private spawn(cwd: string, args: string[], env: Record<string, string>): Promise<TfResult> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.bin, args, {
         cwd,
         // Its own process group, so that teardown can kill terraform and every plugin it started at once.
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.base, ...env },
+        env,
       });
       if (child.pid) this.groups.add(child.pid);
       let stdout = "";
@@ -86,11 +137,17 @@ export class TerraformHarness {
 
   /** Kills every process group this harness started (finished ones too: a plugin may outlive terraform). */
   teardown(): void {
+    this.host?.stop();
     for (const pid of this.groups) killGroup(pid);
     this.groups.clear();
     rmSync(this.base, { recursive: true, force: true });
   }
 }
+
+/** Commands that start no provider plugin (or must install it): never reattached. */
+const NO_PROVIDER = new Set(["init", "providers", "version", "fmt", "get", "workspace", "output"]);
+/** Commands whose success means terraform checked the lock file against the configuration and the installed package. */
+const CHECKS_LOCK = new Set(["init", "plan", "apply", "import", "validate", "refresh", "destroy"]);
 
 function killGroup(pid: number | undefined): void {
   if (!pid) return;

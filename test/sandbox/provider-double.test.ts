@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageHash } from "../../dist/sandbox/index.js";
-import { ENTRY_POINT, legacyZone, OWASP_PACKAGE, providerBlock, ROBOTS_GROUP, SQLI_RULE, TerraformHarness, WP_GROUP, ZONE_ID } from "./harness.js";
+import { ENTRY_POINT, legacyZone, OWASP_PACKAGE, providerBlock, ROBOTS_GROUP, SQLI_RULE, TERRAFORM, TerraformHarness, WP_GROUP, ZONE_ID } from "./harness.js";
 
 const V3 = "3.35.0";
 const V4 = "4.52.8";
@@ -15,7 +15,7 @@ const SLOW = 600_000;
 
 let h: TerraformHarness;
 beforeAll(() => {
-  h = new TerraformHarness([V3, V4]);
+  h = new TerraformHarness([V3, V4], TERRAFORM, { reattach: true });
 });
 afterAll(() => h?.teardown());
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
 import { equivalentConfig, migrate } from "../../dist/sandbox/api/migration.js";
-import { legacyZone, OWASP_PACKAGE, providerBlock, TerraformHarness, ZONE_ID, type Root } from "./harness.js";
+import { legacyZone, OWASP_PACKAGE, providerBlock, type Root, TERRAFORM, TerraformHarness, ZONE_ID } from "./harness.js";
 
 const V5 = "5.22.0";
 
@@ -17,7 +17,7 @@ let root: Root;
 const generated: Record<"4" | "5", { ruleset: string; imports: string; plan: string }> = {} as never;
 
 beforeAll(async () => {
-  h = new TerraformHarness([V5]);
+  h = new TerraformHarness([V5], TERRAFORM, { reattach: true });
   // testdata/pinned-low raised as its plan says (~> 3.35, Terraform >= 1.5).
   const fixture = tempDir("cfwm-v5-root-");
   cpSync(path.join(TESTDATA, "pinned-low"), fixture, { recursive: true });

@@ -9,11 +9,11 @@ import { buildRemoval } from "../../src/terraform/edit/legacy-removal.js";
 import { legacyRemovalSet } from "../../src/terraform/references/removal-set.js";
 import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 import { TESTDATA } from "../support/cli.js";
-import { Root, TerraformHarness } from "./harness.js";
+import { Root, TERRAFORM, TerraformHarness } from "./harness.js";
 
 let h: TerraformHarness;
 beforeAll(() => {
-  h = new TerraformHarness(["3.35.0"]);
+  h = new TerraformHarness(["3.35.0"], TERRAFORM, { reattach: true });
 });
 afterAll(() => h?.teardown());
 

@@ -10,7 +10,7 @@ import { installedProviders, rehearse, type ApplyContext } from "../../dist/appl
 import { equivalentConfig, migrate } from "../../dist/sandbox/api/migration.js";
 import { runCli } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { legacyZone, OWASP_PACKAGE, TerraformHarness, ZONE_ID, type Root } from "./harness.js";
+import { legacyZone, OWASP_PACKAGE, type Root, TERRAFORM, TerraformHarness, ZONE_ID } from "./harness.js";
 
 const VERSIONS = `terraform {
   required_version = ">= 1.5"
@@ -59,7 +59,7 @@ let root: Root;
 let rulesetId: string;
 
 beforeAll(async () => {
-  h = new TerraformHarness(["3.35.0"]);
+  h = new TerraformHarness(["3.35.0"], TERRAFORM, { reattach: true });
   root = h.root("rehearsal", { "versions.tf": VERSIONS, "waf.tf": WAF }, [legacyZone()]);
   expect((await root.tf("init", "-input=false")).code).toBe(0);
   const applied = await root.tf("apply", "-auto-approve", "-input=false");

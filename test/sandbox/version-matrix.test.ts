@@ -18,7 +18,7 @@ import { admittedReleases, hasConstruct } from "../../src/core/ruleset-features.
 import { hclConstructs } from "../core/hcl-constructs.js";
 import { runCli } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
-import { TerraformHarness, ZONE_ID, type Root } from "./harness.js";
+import { type Root, TERRAFORM, TerraformHarness, ZONE_ID } from "./harness.js";
 
 const OWASP = "a25a9a7e9c00afc1fb2e0245519d725b";
 const CF_MANAGED = "1e334934fd7ae32ad705667f8c1057aa";
@@ -171,7 +171,7 @@ beforeAll(() => {
   // One mirror with every served version, built once for all rows. Each root keeps its own plugin cache:
   // Terraform does not promise that concurrent inits may share one, and installing from the local mirror
   // (a wrapper script per version) costs nothing a shared cache would save.
-  h = new TerraformHarness(servedVersions());
+  h = new TerraformHarness(servedVersions(), TERRAFORM, { reattach: true });
 });
 afterAll(() => h?.teardown());
 

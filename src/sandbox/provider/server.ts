@@ -83,9 +83,16 @@ function schemaToProto(s: ResourceSchema): unknown {
   return { version: s.version, block: blockToProto(s.block) };
 }
 
+/**
+ * The environment the double reads: the simulated account's directory, the credentials Configure checks and
+ * the trace file. A plugin started by Terraform has Terraform's (process.env); a double that serves many
+ * Terraform runs from one process (host.ts) has each run's own.
+ */
+export type DoubleEnv = Record<string, string | undefined>;
+
 /** Runs `fn` against the account, writing the account back only when it succeeded. */
-function withAccount<T>(fn: (account: Account) => T, write: boolean): T {
-  const dir = accountDir();
+function withAccount<T>(env: DoubleEnv, fn: (account: Account) => T, write: boolean): T {
+  const dir = accountDir(env);
   const account = readAccount(dir);
   const result = fn(account);
   if (write) writeAccount(dir, account);
@@ -96,7 +103,7 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function providerService(schemas: ProviderSchemaFile, onShutdown: () => void) {
+export function providerService(schemas: ProviderSchemaFile, onShutdown: () => void, env: DoubleEnv = process.env) {
   const resourceSchema = (type: string): ResourceSchema => {
     const s = schemas.resources[type];
     if (!s) throw new Error(`unknown resource type ${type} for provider ${schemas.version}`);
@@ -125,7 +132,6 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
     Configure: ({ request }) => {
       const config = decodeDynamic(request.config);
       const c = isObject(config) ? config : {};
-      const env = process.env;
       const hasToken = !!(c.api_token || env.CLOUDFLARE_API_TOKEN);
       const hasKey = !!((c.api_key || env.CLOUDFLARE_API_KEY) && (c.email || env.CLOUDFLARE_EMAIL));
       const hasServiceKey = !!(c.api_user_service_key || env.CLOUDFLARE_API_USER_SERVICE_KEY);
@@ -149,7 +155,7 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       if (!isObject(state)) return { new_state: request.current_state, diagnostics: [], private: request.private };
       try {
         const type: string = request.type_name;
-        const found = withAccount((account) => handlerFor(type).read(ctxFor(account, type), state), false);
+        const found = withAccount(env, (account) => handlerFor(type).read(ctxFor(account, type), state), false);
         const next = found && legacy(type) ? withDefaults(resourceSchema(type).block, found) : found;
         return { new_state: encodeDynamic(next), diagnostics: [], private: request.private };
       } catch (e) {
@@ -175,7 +181,7 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       const planned = decodeDynamic(request.planned_state);
       const type: string = request.type_name;
       try {
-        const next = withAccount((account) => {
+        const next = withAccount(env, (account) => {
           const ctx = ctxFor(account, type);
           const handler = handlerFor(type);
           if (!isObject(planned)) {
@@ -195,7 +201,7 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       const handler = handlerFor(type);
       if (!handler.importState) return { imported_resources: [], diagnostics: [error(`resource ${type} doesn't support import`)] };
       try {
-        const state = withAccount((account) => handler.importState!(ctxFor(account, type), request.id), false);
+        const state = withAccount(env, (account) => handler.importState!(ctxFor(account, type), request.id), false);
         return { imported_resources: [{ type_name: type, state: encodeDynamic(state), private: Buffer.alloc(0) }], diagnostics: [] };
       } catch (e) {
         return { imported_resources: [], diagnostics: [error(message(e))] };
@@ -207,7 +213,7 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
       const config = decodeDynamic(request.config);
       if (!schema || !isObject(config)) return { diagnostics: [error(`unknown data source ${type}`)] };
       try {
-        const state = withAccount((account) => readDataSource(account, type, schema, config as ObjectValue), false);
+        const state = withAccount(env, (account) => readDataSource(account, type, schema, config as ObjectValue), false);
         return { state: encodeDynamic(state), diagnostics: [] };
       } catch (e) {
         return { diagnostics: [error(message(e))] };
@@ -228,8 +234,8 @@ export function providerService(schemas: ProviderSchemaFile, onShutdown: () => v
 }
 
 /** A trace of every RPC (name, type, decoded values) for tests, when CF_DOUBLE_LOG names a file. */
-function trace(name: string, request: any, response: unknown): void {
-  const file = process.env.CF_DOUBLE_LOG;
+function trace(env: DoubleEnv, name: string, request: any, response: unknown): void {
+  const file = env.CF_DOUBLE_LOG;
   if (!file) return;
   const values = (msg: any) =>
     Object.fromEntries(
@@ -243,13 +249,13 @@ function trace(name: string, request: any, response: unknown): void {
 }
 
 /** Wraps plain handlers (value or thrown error) as grpc-js unary handlers. */
-function unary(handlers: Record<string, Handler>): grpc.UntypedServiceImplementation {
+function unary(handlers: Record<string, Handler>, env: DoubleEnv): grpc.UntypedServiceImplementation {
   const out: grpc.UntypedServiceImplementation = {};
   for (const [name, fn] of Object.entries(handlers)) {
     out[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       try {
         const response = fn(call);
-        if (name !== "GetSchema" && name !== "GetProviderSchema") trace(name, call.request, response);
+        if (name !== "GetSchema" && name !== "GetProviderSchema") trace(env, name, call.request, response);
         callback(null, response as never);
       } catch (e) {
         callback({ code: grpc.status.INTERNAL, details: message(e) });
@@ -286,14 +292,23 @@ function protocol6(provider: Record<string, Handler>): Record<string, Handler> {
   };
 }
 
-export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void): grpc.Server {
+const protocols = new Map<5 | 6, ReturnType<typeof loadProtocol>>();
+
+/** The served protocol's definitions, loaded once per process (a host builds many servers). */
+function protocolRoot(protocol: 5 | 6): ReturnType<typeof loadProtocol> {
+  let root = protocols.get(protocol);
+  if (!root) protocols.set(protocol, (root = loadProtocol(PROTO_DIR, protocol)));
+  return root;
+}
+
+export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void, env: DoubleEnv = process.env): grpc.Server {
   const protocol = protocolOf(schemas);
-  const root = loadProtocol(PROTO_DIR, protocol);
+  const root = protocolRoot(protocol);
   const server = new grpc.Server();
-  const { provider, controller } = providerService(schemas, onShutdown);
-  if (protocol === 6) server.addService(serviceDefinition(root, "tfplugin6.Provider"), unary(protocol6(provider)));
-  else server.addService(serviceDefinition(root, "tfplugin5.Provider"), unary(provider));
-  server.addService(serviceDefinition(root, "plugin.GRPCController"), unary(controller));
+  const { provider, controller } = providerService(schemas, onShutdown, env);
+  if (protocol === 6) server.addService(serviceDefinition(root, "tfplugin6.Provider"), unary(protocol6(provider), env));
+  else server.addService(serviceDefinition(root, "tfplugin5.Provider"), unary(provider, env));
+  server.addService(serviceDefinition(root, "plugin.GRPCController"), unary(controller, env));
   // Terraform opens these two streams at every start; the double keeps them open and never sends.
   const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => {
     call.on("error", () => undefined);
@@ -301,6 +316,6 @@ export function buildServer(schemas: ProviderSchemaFile, onShutdown: () => void)
   };
   server.addService(serviceDefinition(root, "plugin.GRPCStdio"), { StreamStdio: holdOpen });
   server.addService(serviceDefinition(root, "plugin.GRPCBroker"), { StartStream: holdOpen });
-  server.addService(serviceDefinition(root, "grpc.health.v1.Health"), unary({ Check: () => ({ status: "SERVING" }) }));
+  server.addService(serviceDefinition(root, "grpc.health.v1.Health"), unary({ Check: () => ({ status: "SERVING" }) }, env));
   return server;
 }
