@@ -385,6 +385,21 @@ function removedBlocksApply(ws: Workspace, info: ProviderInfo): boolean {
   return removedBlocksEligible(tfVersions, lockedVersions(info));
 }
 
+/**
+ * The other roots' rules that the ruleset planned here lacks, or may lack, the skip rules of (findings with
+ * `details.otherRoot`, core/other-root-bypasses.ts), one line each: migrate.sh refuses to start on them, as
+ * apply does.
+ */
+function otherRootBypassLines(findings: readonly Finding[]): string[] {
+  return findings
+    .filter((f) => f.details !== undefined && typeof (f.details as { otherRoot?: unknown }).otherRoot === "string")
+    .map((f) => {
+      const d = f.details as { otherRoot: string; address?: string; addresses?: string[] };
+      const what = d.address ?? (d.addresses ?? []).join(", ");
+      return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${what ? `${what} in root ${d.otherRoot}` : `root ${d.otherRoot}`} (${f.code === "BYPASS_IN_OTHER_ROOT" ? "BYPASS_IN_OTHER_ROOT" : "VALUE_UNRESOLVED: not known offline"})`;
+    });
+}
+
 /** What migrate.sh needs of the plan. */
 export function scriptInput(version: string, zones: ZoneAnalysis[], plan: AssembledPlan): ScriptInput {
   return {
@@ -392,6 +407,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     zones,
     legacyResources: plan.legacyResources,
     legacyReferences: plan.legacyReferences,
+    otherRootBypasses: otherRootBypassLines(plan.findings),
     patchDir: plan.patchDir,
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,

@@ -48,6 +48,12 @@ export interface ScriptInput {
    */
   legacyReferences?: string[];
   /**
+   * Rules of roots this plan left out whose skip rules the ruleset lacks or may lack (BYPASS_IN_OTHER_ROOT,
+   * VALUE_UNRESOLVED with details.otherRoot), one line each: the script refuses to start unless
+   * ACCEPT_MISSING_SKIP_RULES=1 (apply's --accept-missing-skip-rules).
+   */
+  otherRootBypasses?: string[];
+  /**
    * The workspace the plan was made for: the script exports it as TF_WORKSPACE before any terraform command,
    * so it changes that workspace's state whichever one is selected where it runs. Absent or `default`: none
    * (a state saved anywhere is labelled `default` without being known to be it).
@@ -148,6 +154,17 @@ export function renderMigrateScript(input: ScriptInput): string {
     for (const r of refs) w(`echo ${shellQuote(`  ${r}`)} >&2`);
     w(`echo ${shellQuote("edit these references, run cf-waf-migrate plan --out-dir again, and run the new migrate.sh; nothing was changed")} >&2`);
     w("exit 1");
+    w();
+  }
+  const others = input.otherRootBypasses ?? [];
+  if (others.length) {
+    // The imported ruleset would lack these skip rules: after step 3 they exempt nothing (apply refuses the same).
+    w('if [ "${ACCEPT_MISSING_SKIP_RULES:-}" != 1 ]; then');
+    w(`  echo ${shellQuote(`migrate.sh: refusing to start: the ruleset step 3 imports lacks (or may lack) the skip rules of ${others.length} rule(s) in roots this plan left out:`)} >&2`);
+    for (const r of others) w(`  echo ${shellQuote(`    ${r}`)} >&2`);
+    w(`  echo ${shellQuote("  plan the roots together (cf-waf-migrate plan over the repository) and run that plan's migrate.sh, or run ACCEPT_MISSING_SKIP_RULES=1 bash migrate.sh to go on without them; nothing was changed")} >&2`);
+    w("  exit 1");
+    w("fi");
     w();
   }
   w("fail() { echo \"migrate.sh: $*\" >&2; exit 1; }");

@@ -1,6 +1,7 @@
 // A plan or apply of one root must not silently drop the WAF bypasses another root of the same repository
 // configures for its zone: split-stacks' edge has Disable Security / WAF Off Page Rules for the docs zone whose
 // legacy WAF is in legacy-waf. The copy is a repository of its own (a `.git` marker at its top).
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -85,6 +86,22 @@ describe("plan of one root: other roots' bypasses for its zone", () => {
     expect(planMd).toContain("BYPASS_IN_OTHER_ROOT");
     expect(planMd).toContain("cloudflare_page_rule.search in root edge");
     expect(planMd).toMatch(/the ruleset lacks the skip rules of Page Rules or firewall rules in edge/);
+
+    // migrate.sh refuses to start on them, as apply does; ACCEPT_MISSING_SKIP_RULES=1 goes on (to the next
+    // check, here a terraform that fails every command).
+    const tf = path.join(tempDir(), "tf");
+    writeFileSync(tf, "#!/usr/bin/env bash\necho 'tf stub: fails' >&2\nexit 1\n", { mode: 0o755 });
+    const script = (env: Record<string, string>) => spawnSync("bash", [path.join(out, "migrate.sh"), "--yes"], { cwd: path.join(top, "legacy-waf"), env: { ...process.env, TF: tf, ...env }, encoding: "utf8" });
+    const before = snapshot(top);
+    const refused = script({});
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("migrate.sh: refusing to start: the ruleset step 3 imports lacks (or may lack) the skip rules of 2 rule(s) in roots this plan left out:");
+    expect(refused.stderr).toContain("../edge/page-rules.tf:6: cloudflare_page_rule.status_page in root edge (BYPASS_IN_OTHER_ROOT)");
+    expect(refused.stderr).not.toContain("tf stub");
+    expect(snapshot(top)).toEqual(before);
+    const accepted = script({ ACCEPT_MISSING_SKIP_RULES: "1" });
+    expect(accepted.stderr).not.toContain("refusing to start");
+    expect(accepted.status).toBe(1);
   });
 
   it("the estate plan over the repository: one ruleset with edge's skip rules, nothing about other roots", async () => {
