@@ -52,6 +52,8 @@ export interface PreflightInput {
   completeOptions?: (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions>;
   /** `--accept-missing-skip-rules`: go on although other roots bypass the WAF for a zone this root migrates. */
   acceptMissingSkipRules?: boolean;
+  /** --accept-other-root-legacy-waf: another root's legacy WAF whose zone is not known offline does not stop it. */
+  acceptOtherRootLegacyWaf?: boolean;
 }
 
 export interface Preflight {
@@ -159,10 +161,9 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     : first;
 
   // Other roots of the repository whose Page Rules or firewall rules need skip rules in this ruleset.
-  if (input.acceptMissingSkipRules !== true) {
-    const refused = await otherRootRefusals(cli.cwd, cwd, analysis);
-    if (refused.length) throw new ApplyRefusedError(refused);
-  }
+  // Other roots configuring the legacy WAF of its zones: their ruleset belongs there (no flag for a known zone).
+  const refused = await otherRootRefusals(cli.cwd, cwd, analysis, { missingSkipRules: input.acceptMissingSkipRules === true, unknownLegacyWaf: input.acceptOtherRootLegacyWaf === true });
+  if (refused.length) throw new ApplyRefusedError(refused);
   const list = await stateList(cli);
   const migration = await planMigration(ws, analysis, list, instances);
   migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));

@@ -72,6 +72,8 @@ export interface ApplyOptions {
    * zone this root migrates (or one not known offline) and this root's ruleset lacks their skip rules.
    */
   acceptMissingSkipRules?: boolean;
+  /** Go on although another root configures legacy WAF resources whose zone (or this root's) is not known offline. */
+  acceptOtherRootLegacyWaf?: boolean;
   /** Dry run only: rehearse steps 3-7 on a throwaway copy (default true; `--no-rehearsal` turns it off). */
   rehearsal?: boolean;
   /** Called with each command line before it runs (progress output). */
@@ -132,6 +134,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
       ...(options.providerMajor !== undefined ? { providerMajor: options.providerMajor } : {}),
       workspace: options.workspace ?? selectedWorkspace(chdir),
       ...(options.acceptMissingSkipRules ? { acceptMissingSkipRules: true } : {}),
+      ...(options.acceptOtherRootLegacyWaf ? { acceptOtherRootLegacyWaf: true } : {}),
     });
     report.terraform = { flavor: pre.terraform.flavor, version: pre.terraform.version };
     if (pre.migration.edits.length > 0 && options.removeSharedBlocks !== true) {

@@ -69,6 +69,8 @@ export const FINDING_CODES = {
   RULESET_SKIP_AFTER_EXECUTE: "warning",
   /** A root not in this run bypasses the WAF (Page Rule, firewall rule) for a zone this run migrates: the ruleset planned here lacks its skip rule. */
   BYPASS_IN_OTHER_ROOT: "error",
+  /** A root not in this run configures the legacy WAF of a zone whose ruleset this run plans: the ruleset belongs there. */
+  LEGACY_WAF_IN_OTHER_ROOT: "error",
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

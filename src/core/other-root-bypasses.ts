@@ -8,7 +8,7 @@ import { isWafBypass, pageRuleBecomesSkip } from "./compat.js";
 import { finding } from "./findings.js";
 import { isLiteralZoneId } from "./import-id.js";
 import { MANAGED_PHASE } from "./mappings.js";
-import type { ExistingRuleset, Finding, FirewallRule, PageRule, ZoneResource } from "./model.js";
+import type { ExistingRuleset, Finding, FirewallRule, PageRule, ResourceRef, ZoneResource } from "./model.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { compareText } from "./text-order.js";
 import { mayBypassWaf, pageRuleMayTouchWaf } from "./unresolved.js";
@@ -19,6 +19,8 @@ export interface OtherRootRules {
   root: string;
   firewallRules: FirewallRule[];
   pageRules: PageRule[];
+  /** Its legacy WAF resources (package, group, rule, override; core/other-root-legacy-waf.ts). */
+  legacyWaf?: ResourceRef[];
   /** Why part of the root could not be read (`file:line: message`): its rules there are not known. */
   unreadable?: string[];
 }
@@ -127,7 +129,7 @@ export function otherRootBypassFindings(scan: OtherRootScan, repository: string)
     out.push(
       finding(
         "VALUE_UNRESOLVED",
-        `root ${u.root} (not in this run) configures Page Rules or firewall rules and cannot be read (${u.reasons.join("; ")}): whether they exempt requests from the WAF for a zone of this run is not known; fix it and ${remedy(repository, [u.root])}`,
+        `root ${u.root} (not in this run) configures Page Rules, firewall rules or legacy WAF resources and cannot be read (${u.reasons.join("; ")}): whether they exempt requests from the WAF for a zone of this run, or configure its legacy WAF, is not known; fix it and ${remedy(repository, [u.root])}`,
         { zoneId: null, file: null, line: null },
         { otherRoot: u.root, possibleBypass: true },
         "warning",
@@ -162,7 +164,7 @@ export function applyRefusals(scan: OtherRootScan, declared: (zoneId: string) =>
     out.push(`${pos}: ${where(b)} ${effect(b)} for ${zone}, and this root's ruleset has no skip rule for it: after the migration it exempts nothing. ${APPLY_REMEDY(repository)}, or pass --accept-missing-skip-rules once you know it needs none`);
   }
   for (const u of scan.unreadable) {
-    out.push(`root ${u.root} configures Page Rules or firewall rules and cannot be read (${u.reasons.join("; ")}): whether they need skip rules in this root's ruleset is not known; fix it, or pass --accept-missing-skip-rules once you know they need none`);
+    out.push(`root ${u.root} configures Page Rules, firewall rules or legacy WAF resources and cannot be read (${u.reasons.join("; ")}): whether they need skip rules in this root's ruleset, or configure the legacy WAF of its zone, is not known; fix it, or pass --accept-missing-skip-rules once you know they need none`);
   }
   return out;
 }

@@ -1,16 +1,18 @@
-// The Page Rules and firewall rules of the roots around a run that the run does not include (see
-// core/other-root-bypasses.ts for why they matter). Read-only and cheap: the repository's configuration is
+// The Page Rules, firewall rules and legacy WAF resources of the roots around a run that the run does not
+// include (see core/other-root-bypasses.ts and core/other-root-legacy-waf.ts for why they matter). Read-only and cheap: the repository's configuration is
 // read at the structure level (as module-callers.ts does: resources by type, module calls), and only the
-// roots whose tree configures `cloudflare_page_rule` or `cloudflare_firewall_rule` are loaded further, from
+// roots whose tree configures `cloudflare_page_rule`, `cloudflare_firewall_rule` or a legacy WAF resource
+// (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) are loaded further, from
 // their configuration alone (their own variables files; no state, no analysis).
 import path from "node:path";
 import type { InputError } from "../core/model.js";
+import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
 import { loadWorkspace, readConfiguration } from "../terraform/inventory/workspace.js";
 import { rootNodeOf } from "./instances.js";
 import { searchTop } from "./module-callers.js";
 
-const BYPASS_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule"]);
+const SEARCHED_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule", ...LEGACY_WAF_RESOURCE_TYPES]);
 
 export interface OtherRootRulesResult {
   /** The directory searched (the repository), absolute. */
@@ -38,7 +40,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
   const { tree } = await readConfiguration({ paths: [top], cwd: top }, ignored);
   const candidates = new Set<string>();
   for (const node of tree.nodes) {
-    if (!node.dir.resources.some((r) => r.mode === "managed" && BYPASS_TYPES.has(r.type))) continue;
+    if (!node.dir.resources.some((r) => r.mode === "managed" && SEARCHED_TYPES.has(r.type))) continue;
     const rootDir = path.resolve(rootNodeOf(node).dir.dir);
     if (!own.has(rootDir)) candidates.add(rootDir);
   }
@@ -47,6 +49,8 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
     const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
     const shown = (file: string | null) => (file === null ? null : slash(path.relative(input.base, path.resolve(ws.base, file))));
     const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
+    const d = ws.domain;
+    const legacyWaf = [...d.packages, ...d.groups, ...d.rules, ...d.overrides].map((x) => rebase(x).ref);
     // Messages name files from the working directory, as the user types them.
     const typed = (file: string) => slash(path.relative(input.cwd, path.resolve(ws.base, file)));
     const unreadable = ws.errors.map((e) => `${typed(e.file)}${e.line !== null ? `:${e.line}` : ""}: ${e.message}`);
@@ -54,6 +58,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
       root: slash(path.relative(input.cwd, dir)) || ".",
       firewallRules: ws.domain.firewallRules.map(rebase),
       pageRules: ws.domain.pageRules.map(rebase),
+      ...(legacyWaf.length ? { legacyWaf } : {}),
       ...(unreadable.length ? { unreadable } : {}),
     });
   }

@@ -392,12 +392,28 @@ function removedBlocksApply(ws: Workspace, info: ProviderInfo): boolean {
  */
 function otherRootBypassLines(findings: readonly Finding[]): string[] {
   return findings
-    .filter((f) => f.details !== undefined && typeof (f.details as { otherRoot?: unknown }).otherRoot === "string")
+    .filter((f) => otherRootFinding(f) && !legacyWafFinding(f))
     .map((f) => {
       const d = f.details as { otherRoot: string; address?: string; addresses?: string[] };
       const what = d.address ?? (d.addresses ?? []).join(", ");
       return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${what ? `${what} in root ${d.otherRoot}` : `root ${d.otherRoot}`} (${f.code === "BYPASS_IN_OTHER_ROOT" ? "BYPASS_IN_OTHER_ROOT" : "VALUE_UNRESOLVED: not known offline"})`;
     });
+}
+
+const otherRootFinding = (f: Finding) => f.details !== undefined && typeof (f.details as { otherRoot?: unknown }).otherRoot === "string";
+const legacyWafFinding = (f: Finding) => otherRootFinding(f) && (f.details as { legacyWaf?: unknown }).legacyWaf === true;
+
+/**
+ * The other roots configuring the legacy WAF of a zone whose ruleset step 3 imports (LEGACY_WAF_IN_OTHER_ROOT),
+ * or maybe (VALUE_UNRESOLVED with details.legacyWaf; core/other-root-legacy-waf.ts), one line each.
+ */
+function otherRootLegacyWafLines(findings: readonly Finding[]): { known: string[]; unknown: string[] } {
+  const line = (f: Finding) => {
+    const d = f.details as { otherRoot: string; addresses?: string[] };
+    return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${(d.addresses ?? []).join(", ")} in root ${d.otherRoot}${f.zoneId ? ` (zone ${f.zoneId})` : ""} (${f.code === "LEGACY_WAF_IN_OTHER_ROOT" ? f.code : "VALUE_UNRESOLVED: zone not known offline"})`;
+  };
+  const all = findings.filter(legacyWafFinding);
+  return { known: all.filter((f) => f.code === "LEGACY_WAF_IN_OTHER_ROOT").map(line), unknown: all.filter((f) => f.code !== "LEGACY_WAF_IN_OTHER_ROOT").map(line) };
 }
 
 /** What migrate.sh needs of the plan. */
@@ -408,6 +424,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     legacyResources: plan.legacyResources,
     legacyReferences: plan.legacyReferences,
     otherRootBypasses: otherRootBypassLines(plan.findings),
+    otherRootLegacyWaf: otherRootLegacyWafLines(plan.findings),
     patchDir: plan.patchDir,
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,

@@ -54,6 +54,12 @@ export interface ScriptInput {
    */
   otherRootBypasses?: string[];
   /**
+   * Roots this plan left out that configure the legacy WAF of a zone whose ruleset step 3 imports
+   * (LEGACY_WAF_IN_OTHER_ROOT: the script always refuses to start, the ruleset belongs there) or maybe (zone
+   * not known offline: it refuses unless ACCEPT_OTHER_ROOT_LEGACY_WAF=1), one line each.
+   */
+  otherRootLegacyWaf?: { known: string[]; unknown: string[] };
+  /**
    * The workspace the plan was made for: the script exports it as TF_WORKSPACE before any terraform command,
    * so it changes that workspace's state whichever one is selected where it runs. Absent or `default`: none
    * (a state saved anywhere is labelled `default` without being known to be it).
@@ -154,6 +160,24 @@ export function renderMigrateScript(input: ScriptInput): string {
     for (const r of refs) w(`echo ${shellQuote(`  ${r}`)} >&2`);
     w(`echo ${shellQuote("edit these references, run cf-waf-migrate plan --out-dir again, and run the new migrate.sh; nothing was changed")} >&2`);
     w("exit 1");
+    w();
+  }
+  const legacyElsewhere = input.otherRootLegacyWaf ?? { known: [], unknown: [] };
+  if (legacyElsewhere.known.length) {
+    // Step 3 would import an entry point that the legacy root's own migration imports too (apply refuses the same).
+    w(`echo ${shellQuote(`migrate.sh: refusing to start: roots this plan left out configure the legacy WAF of a zone whose ruleset step 3 imports; that ruleset belongs with its legacy WAF:`)} >&2`);
+    for (const r of legacyElsewhere.known) w(`echo ${shellQuote(`    ${r}`)} >&2`);
+    w(`echo ${shellQuote("  plan the roots together (cf-waf-migrate plan over the repository --out-dir DIR) and run the migrate.sh it writes for each root, in ESTATE.md's order; nothing was changed")} >&2`);
+    w("exit 1");
+    w();
+  }
+  if (legacyElsewhere.unknown.length) {
+    w('if [ "${ACCEPT_OTHER_ROOT_LEGACY_WAF:-}" != 1 ]; then');
+    w(`  echo ${shellQuote(`migrate.sh: refusing to start: roots this plan left out configure legacy WAF resources whose zone, or this plan's, is not known offline; if it is a zone step 3 imports the ruleset of, that ruleset belongs with its legacy WAF:`)} >&2`);
+    for (const r of legacyElsewhere.unknown) w(`  echo ${shellQuote(`    ${r}`)} >&2`);
+    w(`  echo ${shellQuote("  plan the roots together (cf-waf-migrate plan over the repository), or run ACCEPT_OTHER_ROOT_LEGACY_WAF=1 bash migrate.sh once you know it is another zone; nothing was changed")} >&2`);
+    w("  exit 1");
+    w("fi");
     w();
   }
   const others = input.otherRootBypasses ?? [];

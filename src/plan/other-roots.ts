@@ -3,6 +3,7 @@
 // each instance's zones are matched: findings at those rules, and step 2's note.
 import path from "node:path";
 import { matchOtherRootBypasses, otherRootBypassFindings, otherRootRulesetNote, type OtherRootRules } from "../core/other-root-bypasses.js";
+import { matchOtherRootLegacyWaf, otherRootLegacyWafFindings, otherRootLegacyWafNote } from "../core/other-root-legacy-waf.js";
 import type { Estate } from "../estate/load.js";
 import { otherRootRules } from "../estate/other-root-rules.js";
 import type { AssembledPlan } from "./artifacts.js";
@@ -21,7 +22,10 @@ export async function otherRootsOfEstate(estate: Pick<Estate, "base" | "tree" | 
   return { roots: found.roots, repository: path.relative(cwd, found.top).split(path.sep).join("/") || "." };
 }
 
-/** Adds the findings about the other roots' rules for the zones `plan` generates a ruleset for, and step 2's note. */
+/**
+ * Adds the findings about the other roots' rules and legacy WAF resources for the zones `plan` generates a
+ * ruleset for, and step 2's notes (and step 3's, for a legacy WAF elsewhere: the import is what must not run).
+ */
 export function addOtherRootFindings(plan: Pick<AssembledPlan, "findings" | "steps">, zoneIds: readonly string[], others: OtherRoots): void {
   if (others.roots.length === 0) return;
   const scan = matchOtherRootBypasses(zoneIds, others.roots);
@@ -29,4 +33,10 @@ export function addOtherRootFindings(plan: Pick<AssembledPlan, "findings" | "ste
   const note = otherRootRulesetNote(scan, others.repository);
   const step2 = plan.steps.find((s) => s.number === 2);
   if (note !== null && step2) step2.notes = [...(step2.notes ?? []), note];
+  const legacy = matchOtherRootLegacyWaf(zoneIds, others.roots);
+  plan.findings.push(...otherRootLegacyWafFindings(legacy, others.repository));
+  const legacyNote = otherRootLegacyWafNote(legacy, others.repository);
+  for (const step of plan.steps.filter((s) => s.number === 2 || s.number === 3)) {
+    if (legacyNote !== null) step.notes = [...(step.notes ?? []), legacyNote];
+  }
 }

@@ -238,6 +238,11 @@ const DOCS: Record<keyof typeof FINDING_CODES, RuleDoc> = {
     full: "A Page Rule with Disable Security or WAF Off, or a firewall rule with Bypass > WAF, in another root of the repository (found next to the roots planned: the nearest directory with .git) becomes a skip rule of the zone's one http_request_firewall_managed entry point. Planned without that root, the ruleset has no such skip rule, so after the migration the new WAF acts on what the rule let through. Plan the repository together (one ruleset with every root's skip rules), or pass that root too; apply refuses until the root's ruleset has the skip rule or --accept-missing-skip-rules is given.",
     check: "estate",
   },
+  LEGACY_WAF_IN_OTHER_ROOT: {
+    short: "A root this run leaves out configures the legacy WAF of a zone whose ruleset this run plans: the ruleset belongs there.",
+    full: "A zone has one http_request_firewall_managed entry point, and its ruleset belongs in the root holding the zone's legacy WAF (cloudflare_waf_package, _group, _rule, _override). Planned in another root, it would be imported there while the legacy root's own migration imports the same entry point (two roots managing one ruleset, each apply overwriting the other), and it is built without the zone's package settings (the core rule set at the spec's Default row). Plan the repository together (the estate plan puts the ruleset with the legacy WAF and every root's skip rules; --ruleset-root ZONE_ID=ROOT picks another root); apply and migrate.sh refuse.",
+    check: "estate",
+  },
 };
 
 const INPUT_ERROR_DOC: RuleDoc = {

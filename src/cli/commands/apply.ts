@@ -3,7 +3,7 @@
 //   apply [PATH...] [--state FILE] [--terraform-bin BIN] [--yes] [--accept-changes] [--chdir DIR]
 //         [--ruleset-id ZONE_ID=ID]... [--config-json ZONE_ID=FILE]... [--provider-major 4|5]
 //         [--zone-plan ZONE_ID=PLAN]... [--format text|json] [--quiet] [--no-rehearsal]
-//         [--remove-shared-blocks] [--accept-missing-skip-rules]
+//         [--remove-shared-blocks] [--accept-missing-skip-rules] [--accept-other-root-legacy-waf]
 //
 // Exit codes: 0 done (or the dry run is fine), 1 the migration stopped (a terraform command failed, or
 // changes remain; run the same command again to continue), 2 refused or bad usage (nothing changed).
@@ -24,6 +24,7 @@ export interface ApplyArgs extends OnlineArgs {
   "accept-changes": boolean;
   "remove-shared-blocks": boolean;
   "accept-missing-skip-rules": boolean;
+  "accept-other-root-legacy-waf": boolean;
   chdir?: string;
   workspace?: string;
   "ruleset-id": string[];
@@ -60,6 +61,11 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
         default: false,
         describe: "go on although another root of the repository has Page Rules or firewall rules bypassing the WAF for a zone this root migrates (or for a zone not known offline) and this root's ruleset has no skip rule for them (by default apply refuses)",
       })
+      .option("accept-other-root-legacy-waf", {
+        type: "boolean",
+        default: false,
+        describe: "go on although another root of the repository configures legacy WAF resources whose zone (or this root's) is not known offline, once you know it is another zone (a zone known to be this root's always refuses: plan the roots together)",
+      })
       .option("chdir", { type: "string", describe: "DIR: switch to DIR first, as terraform -chdir does: the root module terraform runs in, every path relative to it (default: the single scanned directory)" })
       .option("workspace", { type: "string", describe: "the root's workspace to migrate (sets TF_WORKSPACE for every terraform call)" })
       .option("ruleset-id", { type: "string", array: true, default: [] as string[], describe: "ZONE_ID=RULESET_ID of the zone's http_request_firewall_managed entry point" })
@@ -95,6 +101,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       acceptChanges: argv["accept-changes"],
       removeSharedBlocks: argv["remove-shared-blocks"],
       acceptMissingSkipRules: argv["accept-missing-skip-rules"],
+      acceptOtherRootLegacyWaf: argv["accept-other-root-legacy-waf"],
       rulesetIds,
       zonePlans,
       configJson,
