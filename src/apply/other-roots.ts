@@ -6,6 +6,7 @@ import type { AnalysisResult } from "../core/analyze.js";
 import { applyRefusals, matchOtherRootBypasses } from "../core/other-root-bypasses.js";
 import { legacyWafApplyRefusals, matchOtherRootLegacyWaf } from "../core/other-root-legacy-waf.js";
 import { otherRootRules } from "../estate/other-root-rules.js";
+import type { RepositoryTree } from "../estate/repository-tree.js";
 
 export interface OtherRootAccept {
   /** --accept-missing-skip-rules: other roots' bypasses (and unreadable roots) do not stop it. */
@@ -19,10 +20,10 @@ export interface OtherRootAccept {
  * legacy WAF of one of its zones (always: its ruleset belongs there; not known offline: unless accepted);
  * empty when nothing does.
  */
-export async function otherRootRefusals(chdir: string, cwd: string, analysis: AnalysisResult, accept: OtherRootAccept = {}): Promise<string[]> {
+export async function otherRootRefusals(chdir: string, cwd: string, analysis: AnalysisResult, accept: OtherRootAccept = {}, repositoryTree?: RepositoryTree): Promise<string[]> {
   const zoneIds = analysis.zones.map((z) => z.zone.zoneId);
   if (zoneIds.length === 0) return [];
-  const found = await otherRootRules({ roots: [chdir], cwd, base: cwd });
+  const found = await otherRootRules({ roots: [chdir], cwd, base: cwd, ...(repositoryTree ? { repositoryTree } : {}) });
   if (found.roots.length === 0) return [];
   const repository = path.relative(cwd, found.top).split(path.sep).join("/") || ".";
   const legacy = legacyWafApplyRefusals(matchOtherRootLegacyWaf(zoneIds, found.roots), repository, accept.unknownLegacyWaf === true);

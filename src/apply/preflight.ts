@@ -22,6 +22,7 @@ import type { VariableArgs } from "../terraform/config/tfvars.js";
 import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.js";
 import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
+import type { RepositoryTree } from "../estate/repository-tree.js";
 import { display } from "./backup.js";
 import { emptyLocalState, emptyStateMessage } from "./interrupted-state.js";
 import { DEFAULT_WORKSPACE } from "./rehearsal-workspace.js";
@@ -48,6 +49,8 @@ export interface PreflightInput {
   variables?: VariableArgs;
   /** The workspace every terraform command runs in: `terraform.workspace` when the state is pulled from it. */
   workspace?: string;
+  /** The repository's structure, read once for this run's searches (other roots here, other callers later). */
+  repositoryTree?: RepositoryTree;
   /** `--online`: completes the analysis options with the service's rulesets and entry point ids. */
   completeOptions?: (domain: DomainInventory, options: AnalyzeOptions) => Promise<AnalyzeOptions>;
   /** `--accept-missing-skip-rules`: go on although other roots bypass the WAF for a zone this root migrates. */
@@ -162,7 +165,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
 
   // Other roots of the repository whose Page Rules or firewall rules need skip rules in this ruleset.
   // Other roots configuring the legacy WAF of its zones: their ruleset belongs there (no flag for a known zone).
-  const refused = await otherRootRefusals(cli.cwd, cwd, analysis, { missingSkipRules: input.acceptMissingSkipRules === true, unknownLegacyWaf: input.acceptOtherRootLegacyWaf === true });
+  const refused = await otherRootRefusals(cli.cwd, cwd, analysis, { missingSkipRules: input.acceptMissingSkipRules === true, unknownLegacyWaf: input.acceptOtherRootLegacyWaf === true }, input.repositoryTree);
   if (refused.length) throw new ApplyRefusedError(refused);
   const list = await stateList(cli);
   const migration = await planMigration(ws, analysis, list, instances);

@@ -4,6 +4,7 @@
 //
 // Without `yes` (dry run) only read-only commands run (version, state pull, state list, state rm
 // -dry-run) and no file is written; every step says what it would do.
+import { repositoryTreeReader } from "../estate/repository-tree.js";
 import type { VariableArgs } from "../terraform/config/tfvars.js";
 import path from "node:path";
 import type { ZonePlan } from "../core/model.js";
@@ -120,8 +121,11 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     if (options.workspace !== undefined && !WORKSPACE_NAME.test(options.workspace)) throw new ApplyRefusedError([`--workspace ${JSON.stringify(options.workspace)}: not a workspace name (letters, digits, - and _)`]);
     const onCommand = options.onCommand ? { onCommand: options.onCommand } : {};
     const cli = recordingCli(make({ bin, cwd: chdir, ...(options.workspace !== undefined ? { env: { TF_WORKSPACE: options.workspace } } : {}), ...onCommand }), () => sink);
+    // The repository around the root is read once for both searches (other roots' rules, other callers).
+    const repositoryTree = repositoryTreeReader();
     const pre = await preflight({
       cli,
+      repositoryTree,
       paths,
       ...(options.stateFile !== undefined ? { stateFile: options.stateFile } : {}),
       cwd,
@@ -140,6 +144,7 @@ export async function runApply(options: ApplyOptions = {}): Promise<ApplyReport>
     if (pre.migration.edits.length > 0 && options.removeSharedBlocks !== true) {
       const holders = await blockHolders({
         chdir,
+        repositoryTree,
         cwd,
         workspace: options.workspace ?? selectedWorkspace(chdir),
         edits: pre.migration.edits,

@@ -8,6 +8,7 @@
 // reader as `--pull-state`) before any change, and when one holds a legacy instance, or cannot be read, the
 // blocks are kept: steps 3-5 still run for this root (its state entries leave), step 5 and the final plan
 // wait until the last holder has migrated, as ESTATE.md's KEEP_BLOCKS=1 run does.
+import type { RepositoryTree } from "../estate/repository-tree.js";
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import { instancesOfResources, resourceOfInstance } from "../core/resource-match.js";
@@ -30,6 +31,8 @@ export interface BlockHolders {
 export interface BlockHoldersInput {
   /** The root module being migrated (absolute). */
   chdir: string;
+  /** The repository's structure, shared with the run's other searches (read here when absent). */
+  repositoryTree?: RepositoryTree;
   cwd: string;
   /** The workspace this run migrates (its own state is the one being changed). */
   workspace: string;
@@ -45,7 +48,7 @@ export async function blockHolders(input: BlockHoldersInput): Promise<BlockHolde
   // one kept under this root's folder).
   const moduleEdits = input.edits.filter((e) => path.resolve(path.dirname(e.absolute)) !== path.resolve(chdir));
   const shown = (abs: string) => path.relative(cwd, abs).split(path.sep).join("/") || ".";
-  const callers = moduleEdits.length ? await callersOf(chdir, moduleEdits.map((e) => path.dirname(e.absolute))) : new Map<string, Set<string>>();
+  const callers = moduleEdits.length ? await callersOf(chdir, moduleEdits.map((e) => path.dirname(e.absolute)), input.repositoryTree) : new Map<string, Set<string>>();
   const callerDirs = [...callers.keys()].sort();
   const sharedFiles = moduleEdits.filter((e) => [...callers.values()].some((dirs) => dirs.has(path.resolve(path.dirname(e.absolute))))).map((e) => shown(e.absolute));
 

@@ -4,8 +4,7 @@
 // repository must not pay for a scan of every other root).
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { InputError } from "../core/model.js";
-import { readConfiguration } from "../terraform/inventory/workspace.js";
+import { repositoryTreeReader, type RepositoryTree } from "./repository-tree.js";
 import { rootNodeOf } from "./instances.js";
 
 /**
@@ -13,11 +12,10 @@ import { rootNodeOf } from "./instances.js";
  * the root (the nearest ancestor with `.git`), else under the closest directory holding the root and every
  * module directory. Returns caller root directory (absolute) → the module directories it calls.
  */
-export async function callersOf(chdir: string, moduleDirs: string[]): Promise<Map<string, Set<string>>> {
+export async function callersOf(chdir: string, moduleDirs: string[], repositoryTree: RepositoryTree = repositoryTreeReader()): Promise<Map<string, Set<string>>> {
   const top = searchTop(chdir, moduleDirs);
   // What cannot be read here is the other roots' business: their own plans report it.
-  const ignored: InputError[] = [];
-  const { tree } = await readConfiguration({ paths: [top], cwd: top }, ignored);
+  const tree = await repositoryTree(top);
   const wanted = new Set(moduleDirs.map((d) => path.resolve(d)));
   const self = path.resolve(chdir);
   const callers = new Map<string, Set<string>>();

@@ -5,12 +5,12 @@
 // (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) are loaded further, from
 // their configuration alone (their own variables files; no state, no analysis).
 import path from "node:path";
-import type { InputError } from "../core/model.js";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
-import { loadWorkspace, readConfiguration } from "../terraform/inventory/workspace.js";
+import { loadWorkspace } from "../terraform/inventory/workspace.js";
 import { rootNodeOf } from "./instances.js";
 import { searchTop } from "./module-callers.js";
+import { repositoryTreeReader, type RepositoryTree } from "./repository-tree.js";
 
 const SEARCHED_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule", ...LEGACY_WAF_RESOURCE_TYPES]);
 
@@ -29,6 +29,8 @@ export interface OtherRootRulesInput {
   base: string;
   /** Directories the run itself read whole (its paths): when one holds the repository, there is nothing else. */
   read?: readonly string[];
+  /** The repository's structure, shared with the run's other searches (read here when absent). */
+  repositoryTree?: RepositoryTree;
 }
 
 export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherRootRulesResult> {
@@ -36,8 +38,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
   const top = searchTop(input.roots[0]!, input.roots.slice(1));
   if ((input.read ?? []).some((d) => isWithin(top, path.resolve(d)))) return { top, roots: [] };
   // What cannot be read at this level is found again below for the roots that matter, and reported there.
-  const ignored: InputError[] = [];
-  const { tree } = await readConfiguration({ paths: [top], cwd: top }, ignored);
+  const tree = await (input.repositoryTree ?? repositoryTreeReader())(top);
   const candidates = new Set<string>();
   for (const node of tree.nodes) {
     if (!node.dir.resources.some((r) => r.mode === "managed" && SEARCHED_TYPES.has(r.type))) continue;

@@ -22,6 +22,7 @@ import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWor
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 import { addOtherRootFindings, otherRootsOfEstate } from "./other-roots.js";
+import { repositoryTreeReader } from "../estate/repository-tree.js";
 
 export interface EstatePlanInput {
   /** Where relative paths given by the user (`outDir`, `fromCfTerraforming`) are resolved. */
@@ -122,7 +123,9 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
   const several = setups.length > 1;
   // The repository's other roots may bypass the WAF for these zones: read once, matched per instance below.
   const anyZone = analysis.instances.some((a) => a.analysis.zones.length > 0);
-  const others = await otherRootsOfEstate(estate, cwd, input.readPaths, anyZone);
+  // The repository around a one-root plan is read once for both of its searches (other roots' rules, other callers).
+  const repositoryTree = repositoryTreeReader();
+  const others = await otherRootsOfEstate(estate, cwd, input.readPaths, anyZone, repositoryTree);
   const plans: AssembledPlan[] = [];
   let otherCallers: string[] = [];
   for (const [i, { inst, info, providerMajor, gate }] of setups.entries()) {
@@ -136,7 +139,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     const fromCfTerraforming = input.fromCfTerraforming ?? null;
     const plan = await assemblePlan({ ws: inst.ws, analysis: planned, providerMajor, extracted, fromCfTerraforming, outDir, providerInfo: info, rulesetHcl: input.outDir !== undefined && input.outDir !== null, rulesetWorkspace: gate, ...(several ? { rootDir: inst.dir, fedZones } : {}) });
     if (!several) {
-      otherCallers = await otherCallersOfPlan(inst.dir, plan);
+      otherCallers = await otherCallersOfPlan(inst.dir, plan, repositoryTree);
       const step6 = plan.steps.find((s) => s.number === 6);
       if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
       withdrawRemovedBlocks(plan, otherCallers);

@@ -4,14 +4,15 @@
 // PLAN.md names them and migrate.sh reads their states before step 6 (as apply does).
 import path from "node:path";
 import { callersOf } from "../estate/module-callers.js";
+import type { RepositoryTree } from "../estate/repository-tree.js";
 import { ARTIFACTS, type AssembledPlan } from "./artifacts.js";
 
 /** Other root modules calling a module whose file step 6 edits, relative to `rootDir`, sorted. */
-export async function otherCallersOfPlan(rootDir: string, plan: Pick<AssembledPlan, "legacyPatchFiles" | "patchDir">): Promise<string[]> {
+export async function otherCallersOfPlan(rootDir: string, plan: Pick<AssembledPlan, "legacyPatchFiles" | "patchDir">, repositoryTree?: RepositoryTree): Promise<string[]> {
   const root = path.resolve(rootDir);
   const moduleDirs = [...new Set(plan.legacyPatchFiles.map((f) => path.dirname(path.resolve(root, plan.patchDir, f))))].filter((d) => d !== root);
   if (moduleDirs.length === 0) return [];
-  const callers = await callersOf(root, moduleDirs);
+  const callers = await callersOf(root, moduleDirs, repositoryTree);
   return [...callers.keys()].map((d) => path.relative(root, d).split(path.sep).join("/")).sort();
 }
 

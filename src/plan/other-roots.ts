@@ -6,6 +6,7 @@ import { matchOtherRootBypasses, otherRootBypassFindings, otherRootRulesetNote, 
 import { matchOtherRootLegacyWaf, otherRootLegacyWafFindings, otherRootLegacyWafNote } from "../core/other-root-legacy-waf.js";
 import type { Estate } from "../estate/load.js";
 import { otherRootRules } from "../estate/other-root-rules.js";
+import type { RepositoryTree } from "../estate/repository-tree.js";
 import type { AssembledPlan } from "./artifacts.js";
 
 export interface OtherRoots {
@@ -15,10 +16,10 @@ export interface OtherRoots {
 }
 
 /** The rules of the roots this plan leaves out, or none when it has no zone or no configuration. */
-export async function otherRootsOfEstate(estate: Pick<Estate, "base" | "tree" | "allRootPaths">, cwd: string, read: readonly string[] | undefined, anyZone: boolean): Promise<OtherRoots> {
+export async function otherRootsOfEstate(estate: Pick<Estate, "base" | "tree" | "allRootPaths">, cwd: string, read: readonly string[] | undefined, anyZone: boolean, repositoryTree?: RepositoryTree): Promise<OtherRoots> {
   if (!anyZone || estate.tree.roots.length === 0) return { roots: [], repository: "." };
   const roots = estate.allRootPaths.map((p) => path.resolve(estate.base, p));
-  const found = await otherRootRules({ roots, cwd, base: estate.base, ...(read ? { read: read.map((d) => path.resolve(cwd, d)) } : {}) });
+  const found = await otherRootRules({ roots, cwd, base: estate.base, ...(read ? { read: read.map((d) => path.resolve(cwd, d)) } : {}), ...(repositoryTree ? { repositoryTree } : {}) });
   return { roots: found.roots, repository: path.relative(cwd, found.top).split(path.sep).join("/") || "." };
 }
 
