@@ -42,14 +42,35 @@ export interface OtherRootScan {
   unreadable: { root: string; reasons: string[] }[];
 }
 
+/** This run's zones as other roots are matched against them. */
+export interface RunZones {
+  literal: ReadonlySet<string>;
+  /** Some zone of this run is an expression: any other zone may be it. */
+  anyUnknown: boolean;
+}
+
+export function runZones(zoneIds: readonly string[]): RunZones {
+  return { literal: new Set(zoneIds.filter(isLiteralZoneId)), anyUnknown: zoneIds.some((z) => !isLiteralZoneId(z)) };
+}
+
+/**
+ * How another root's zone id relates to this run's zones: `zone` (a literal id on both sides, one of them),
+ * `maybe` (an expression there or here: it names a zone only inside its own root, so it is never taken for
+ * the zone nor ignored), or null (another zone, known on both sides: not this run's business).
+ */
+export function otherRootZoneMatch(zoneId: string | null, run: RunZones): "zone" | "maybe" | null {
+  if (zoneId === null || !isLiteralZoneId(zoneId)) return "maybe";
+  if (run.literal.has(zoneId)) return "zone";
+  return run.anyUnknown ? "maybe" : null;
+}
+
 /**
  * The other roots' rules that may bypass the WAF for one of `zoneIds` (the zones whose ruleset this run
  * generates or imports). A zone id matches only as a literal on both sides: an expression (`var.zone_id`,
  * `cloudflare_zone.docs.id`) names a zone only inside its own root, so it is `maybe`, never taken as the zone.
  */
 export function matchOtherRootBypasses(zoneIds: readonly string[], others: readonly OtherRootRules[]): OtherRootScan {
-  const literal = new Set(zoneIds.filter(isLiteralZoneId));
-  const anyUnknown = zoneIds.some((z) => !isLiteralZoneId(z));
+  const run = runZones(zoneIds);
   const bypasses: OtherRootBypass[] = [];
   const unreadable: OtherRootScan["unreadable"] = [];
   if (zoneIds.length === 0) return { bypasses, unreadable };
@@ -60,14 +81,10 @@ export function matchOtherRootBypasses(zoneIds: readonly string[], others: reado
     ];
     for (const rule of rules) {
       const zoneId = rule.value.ref.zoneId;
+      const match = otherRootZoneMatch(zoneId, run);
+      if (match === null) continue;
       const known = rule.kind === "firewall" ? isWafBypass(rule.value) : pageRuleBecomesSkip(rule.value);
-      if (zoneId !== null && isLiteralZoneId(zoneId)) {
-        if (literal.has(zoneId)) bypasses.push({ root: other.root, rule, match: "zone", zoneId, known });
-        else if (anyUnknown) bypasses.push({ root: other.root, rule, match: "maybe", zoneId, known });
-        // Another zone, known on both sides: not this run's business.
-      } else {
-        bypasses.push({ root: other.root, rule, match: "maybe", zoneId, known });
-      }
+      bypasses.push({ root: other.root, rule, match, zoneId, known });
     }
     if (other.unreadable?.length) unreadable.push({ root: other.root, reasons: other.unreadable });
   }

@@ -6,10 +6,9 @@
 // rule set at the spec's Default row, settings the zone never had). Pure: estate/other-root-rules.ts reads
 // the other roots; this decides which of their legacy resources concern this run's zones and says so.
 import { finding } from "./findings.js";
-import { isLiteralZoneId } from "./import-id.js";
 import { MANAGED_PHASE } from "./mappings.js";
 import type { Finding, ResourceRef } from "./model.js";
-import type { OtherRootRules } from "./other-root-bypasses.js";
+import { otherRootZoneMatch, runZones, type OtherRootRules } from "./other-root-bypasses.js";
 import { compareText } from "./text-order.js";
 
 /** One other root's legacy WAF resources of one zone of this run (`zone`), or of a zone not known offline (`maybe`). */
@@ -31,21 +30,16 @@ const byPosition = (a: ResourceRef, b: ResourceRef) => compareText(a.file ?? "",
  * Resources known to have no instance (count 0) configure nothing.
  */
 export function matchOtherRootLegacyWaf(zoneIds: readonly string[], others: readonly OtherRootRules[]): OtherRootLegacyWaf[] {
-  const literal = new Set(zoneIds.filter(isLiteralZoneId));
-  const anyUnknown = zoneIds.some((z) => !isLiteralZoneId(z));
+  const run = runZones(zoneIds);
   const out: OtherRootLegacyWaf[] = [];
   if (zoneIds.length === 0) return out;
   for (const other of others) {
     const byZone = new Map<string, ResourceRef[]>();
     const maybe: ResourceRef[] = [];
     for (const ref of (other.legacyWaf ?? []).filter((r) => r.noInstances !== true)) {
-      const zoneId = ref.zoneId;
-      if (zoneId !== null && isLiteralZoneId(zoneId)) {
-        if (literal.has(zoneId)) byZone.set(zoneId, [...(byZone.get(zoneId) ?? []), ref]);
-        else if (anyUnknown) maybe.push(ref);
-      } else {
-        maybe.push(ref);
-      }
+      const match = otherRootZoneMatch(ref.zoneId, run);
+      if (match === "zone") byZone.set(ref.zoneId!, [...(byZone.get(ref.zoneId!) ?? []), ref]);
+      else if (match === "maybe") maybe.push(ref);
     }
     for (const [zoneId, refs] of [...byZone].sort(([a], [b]) => compareText(a, b))) out.push({ root: other.root, match: "zone", zoneId, refs: [...refs].sort(byPosition) });
     if (maybe.length) out.push({ root: other.root, match: "maybe", zoneId: null, refs: [...maybe].sort(byPosition) });
