@@ -2,6 +2,7 @@
 // root's own data directory (`.terraform/providers`, or `$TF_DATA_DIR/providers`) or the plugin cache
 // (`TF_PLUGIN_CACHE_DIR`). Both have the unpacked layout `-plugin-dir` reads
 // (`<host>/<namespace>/<type>/<version>/<os>_<arch>/`). Nothing is downloaded: without them, no rehearsal.
+import { dataDirOf } from "../terraform/runner/data-dir.js";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -18,7 +19,7 @@ function hasPackages(dir: string): boolean {
 
 /** The first directory holding installed providers for the root, or null. */
 export function installedProviders(chdir: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  const dataDir = env.TF_DATA_DIR ? path.resolve(chdir, env.TF_DATA_DIR) : path.join(chdir, ".terraform");
+  const dataDir = dataDirOf(chdir, env);
   const candidates = [path.join(dataDir, "providers"), ...(env.TF_PLUGIN_CACHE_DIR ? [path.resolve(chdir, env.TF_PLUGIN_CACHE_DIR)] : [])];
   return candidates.find((d) => existsSync(d) && hasPackages(d)) ?? null;
 }

@@ -3,21 +3,15 @@
 // rehearsal's copy must plan in that same workspace: its state is that workspace's, and the configuration
 // may branch on `terraform.workspace` (a count, a zone id picked from a map), so planning the copy in
 // "default" would rehearse a different plan than the real run makes.
-import { readFileSync } from "node:fs";
 import path from "node:path";
+import { DEFAULT_WORKSPACE } from "../core/workspace-ruleset.js";
+import { selectedWorkspaceOf } from "../terraform/runner/data-dir.js";
 
-export const DEFAULT_WORKSPACE = "default";
+export { DEFAULT_WORKSPACE };
 
+/** The workspace terraform selects in the root; an uninitialised root runs in `default`. */
 export function selectedWorkspace(chdir: string, env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.TF_WORKSPACE?.trim();
-  if (fromEnv) return fromEnv;
-  const dataDir = env.TF_DATA_DIR ? path.resolve(chdir, env.TF_DATA_DIR) : path.join(chdir, ".terraform");
-  try {
-    const name = readFileSync(path.join(dataDir, "environment"), "utf8").trim();
-    return name === "" ? DEFAULT_WORKSPACE : name;
-  } catch {
-    return DEFAULT_WORKSPACE;
-  }
+  return selectedWorkspaceOf(chdir, env) ?? DEFAULT_WORKSPACE;
 }
 
 /**

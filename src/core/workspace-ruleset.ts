@@ -5,7 +5,8 @@
 // workspace (the files of two workspaces never declare the same resource) and copied to a file of its own.
 import { quoteHclString } from "./hcl-string.js";
 
-const DEFAULT_WORKSPACE = "default";
+/** The workspace every root has, and the one a state outside `terraform.tfstate.d/` belongs to. */
+export const DEFAULT_WORKSPACE = "default";
 
 /**
  * The workspace a root's ruleset is limited to, or null for a plain one. Limited when the workspace is not

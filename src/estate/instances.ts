@@ -15,7 +15,7 @@ export interface EstateRoot {
 }
 
 /** Workspace name of a state outside `terraform.tfstate.d/` (and of a root without state). */
-export const DEFAULT_WORKSPACE = "default";
+export { DEFAULT_WORKSPACE } from "../core/workspace-ruleset.js";
 
 export function rootPath(dir: string, base: string): string {
   const rel = path.relative(base, dir).split(path.sep).join("/");

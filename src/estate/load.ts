@@ -2,6 +2,7 @@
 // once: modules.ts keeps every directory it read, by absolute path), every state once, then one
 // Workspace per (root, workspace) instance: the root's own subtree and that instance's states joined into
 // its own inventory and domain. Identical addresses in two instances never meet.
+import { selectedWorkspaceOf } from "../terraform/runner/data-dir.js";
 import type { InputError } from "../core/model.js";
 import { displayPath } from "../terraform/config/load.js";
 import { discover, reportBase } from "../terraform/config/discover.js";
@@ -18,7 +19,6 @@ import { comparePaths, DEFAULT_WORKSPACE, estateRoots, subtrees, type EstateRoot
 import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
 import { workspaceOrder } from "./order.js";
 import path from "node:path";
-import { existsSync, readFileSync } from "node:fs";
 
 /** A state read elsewhere (`--pull-state`) whose root and workspace are already known. */
 export interface OwnedState {
@@ -219,7 +219,9 @@ async function openEstate(opts: EstateOptions, errors: InputError[]): Promise<Op
     // Without a state, the instance is the workspace terraform would run in here (the one selected in
     // .terraform/environment, or TF_WORKSPACE), so reports, plan directories and migrate.sh name that one;
     // `default` when that is not known offline, as before.
-    const configOnly = configOnlyWorkspace(root.dir);
+    // configOnly stays null for an uninitialised checkout (its workspaces may live in a remote backend): what
+    // terraform.workspace is stays unknown rather than assumed default.
+    const configOnly = selectedWorkspaceOf(root.dir);
     const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
     for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly });
   }
@@ -265,26 +267,6 @@ export function dedupeErrors(errors: InputError[]): InputError[] {
   });
 }
 
-/**
- * The workspace terraform would run a root in when no state names one (a configuration-only instance), or
- * null when that cannot be known offline: `TF_WORKSPACE` when set; else the workspace `.terraform/environment`
- * selects; else `default` when the root is initialised here (a `.terraform/` without that file selects
- * default). An uninitialised checkout says nothing: its workspaces may live in a remote backend, and
- * guessing `default` would drop a `count = terraform.workspace == "prod" ? 1 : 0` instance unseen.
- * With a state, its own workspace when certain (see isLocalBackendState, `--pull-state`).
- */
-export function configOnlyWorkspace(rootDir: string, env: Record<string, string | undefined> = process.env): string | null {
-  const fromEnv = env.TF_WORKSPACE?.trim();
-  if (fromEnv) return fromEnv;
-  const dataDir = env.TF_DATA_DIR ? path.resolve(rootDir, env.TF_DATA_DIR) : path.join(rootDir, ".terraform");
-  try {
-    const selected = readFileSync(path.join(dataDir, "environment"), "utf8").trim();
-    if (selected !== "") return selected;
-  } catch {
-    // no selection recorded: fall through
-  }
-  return existsSync(dataDir) ? DEFAULT_WORKSPACE : null;
-}
 
 /**
  * Where the local backend keeps a workspace's state: `ROOT/terraform.tfstate` (default) or

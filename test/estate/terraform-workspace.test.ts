@@ -7,7 +7,8 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configOnlyWorkspace, loadEstate } from "../../src/estate/load.js";
+import { loadEstate } from "../../src/estate/load.js";
+import { selectedWorkspaceOf } from "../../src/terraform/runner/data-dir.js";
 import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
 
@@ -53,14 +54,14 @@ describe("terraform.workspace in a configuration-only instance", () => {
   it("is default in an initialised checkout with no selection, unknown in an uninitialised one (never a guessed count 0)", async () => {
     const initialised = root();
     mkdirSync(path.join(initialised, ".terraform"));
-    expect(configOnlyWorkspace(initialised, {})).toBe("default");
-    expect(configOnlyWorkspace(root(), {})).toBeNull();
-    expect(configOnlyWorkspace(root({ stateDir: true }), {})).toBeNull();
+    expect(selectedWorkspaceOf(initialised, {})).toBe("default");
+    expect(selectedWorkspaceOf(root(), {})).toBeNull();
+    expect(selectedWorkspaceOf(root({ stateDir: true }), {})).toBeNull();
     // Uninitialised: the rule's count is unknown, so it is not silently dropped.
     const rules = await sqli(root());
     expect(rules.map((r) => r.address)).toEqual(["cloudflare_waf_rule.sqli"]);
-    expect(configOnlyWorkspace(root({ stateDir: true }), { TF_WORKSPACE: "staging" })).toBe("staging");
-    expect(configOnlyWorkspace(root({ environment: "staging" }), { TF_WORKSPACE: "prod" })).toBe("prod");
+    expect(selectedWorkspaceOf(root({ stateDir: true }), { TF_WORKSPACE: "staging" })).toBe("staging");
+    expect(selectedWorkspaceOf(root({ environment: "staging" }), { TF_WORKSPACE: "prod" })).toBe("prod");
   });
 });
 

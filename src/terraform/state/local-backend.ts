@@ -3,14 +3,15 @@
 // {"path": …, "workspace_dir": …}}}`), else the implicit local backend (`terraform.tfstate`,
 // `terraform.tfstate.d/<ws>/terraform.tfstate`). Any other backend (s3, remote, cloud…) keeps no local file:
 // a `terraform.tfstate` lying in the directory is then not the state terraform uses.
+import { DEFAULT_WORKSPACE } from "../../core/workspace-ruleset.js";
+import { dataDirOf } from "../runner/data-dir.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
-const DEFAULT_WORKSPACE = "default";
 
 /** The absolute path of the workspace's local state file, or null when the root's backend is not local. */
 export async function localStateFile(rootDir: string, workspace: string, env: Record<string, string | undefined> = process.env): Promise<string | null> {
-  const dataDir = env.TF_DATA_DIR ? path.resolve(rootDir, env.TF_DATA_DIR) : path.join(rootDir, ".terraform");
+  const dataDir = dataDirOf(rootDir, env);
   let backend: { type?: unknown; config?: { path?: unknown; workspace_dir?: unknown } } | undefined;
   try {
     backend = (JSON.parse(await readFile(path.join(dataDir, "terraform.tfstate"), "utf8")) as { backend?: typeof backend }).backend;
