@@ -156,6 +156,16 @@ export function otherRootBypassFindings(scan: OtherRootScan, repository: string)
   return out;
 }
 
+/**
+ * migrate.sh's line for one finding otherRootBypassFindings made (this module wrote its details): where,
+ * what, which root, and whether it is known.
+ */
+export function otherRootBypassLine(f: Finding): string {
+  const d = f.details as { otherRoot: string; address?: string; addresses?: string[] };
+  const what = d.address ?? (d.addresses ?? []).join(", ");
+  return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${what ? `${what} in root ${d.otherRoot}` : `root ${d.otherRoot}`} (${f.code === "BYPASS_IN_OTHER_ROOT" ? "BYPASS_IN_OTHER_ROOT" : "VALUE_UNRESOLVED: not known offline"})`;
+}
+
 /** Step 2's note when other roots' rules concern this run's zones, or null. */
 export function otherRootRulesetNote(scan: OtherRootScan, repository: string): string | null {
   const roots = [...new Set([...scan.bypasses.map((b) => b.root), ...scan.unreadable.map((u) => u.root)])];

@@ -84,6 +84,12 @@ export function otherRootLegacyWafFindings(matches: readonly OtherRootLegacyWaf[
   });
 }
 
+/** migrate.sh's line for one finding otherRootLegacyWafFindings made (this module wrote its details). */
+export function otherRootLegacyWafLine(f: Finding): string {
+  const d = f.details as { otherRoot: string; addresses?: string[] };
+  return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${(d.addresses ?? []).join(", ")} in root ${d.otherRoot}${f.zoneId ? ` (zone ${f.zoneId})` : ""} (${f.code === "LEGACY_WAF_IN_OTHER_ROOT" ? f.code : "VALUE_UNRESOLVED: zone not known offline"})`;
+}
+
 /** Step 2's note (the ruleset) when other roots configure the legacy WAF of this run's zones, or null. */
 export function otherRootLegacyWafNote(matches: readonly OtherRootLegacyWaf[], repository: string): string | null {
   if (matches.length === 0) return null;

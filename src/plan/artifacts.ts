@@ -1,5 +1,7 @@
 // Assembles the plan's artifacts from the workspace and the analysis (generated HCL, the removal patches,
 // the steps), and writes them to --out-dir without ever overwriting a file unless --force.
+import { otherRootBypassLine } from "../core/other-root-bypasses.js";
+import { otherRootLegacyWafLine } from "../core/other-root-legacy-waf.js";
 import { access, chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
@@ -44,6 +46,11 @@ export const ARTIFACTS = {
 
 export interface AssembledPlan {
   steps: PlanStep[];
+  /**
+   * A plan of some roots only: the findings about other roots' bypasses and legacy WAF for its zones
+   * (plan/other-roots.ts), also in `findings`; migrate.sh refuses to start on them.
+   */
+  otherRootFindings?: { bypasses: Finding[]; legacyWaf: Finding[] };
   findings: Finding[];
   /** LEGACY_REFERENCE findings as one line each (`file:line: message`): migrate.sh refuses while one remains. */
   legacyReferences: string[];
@@ -385,37 +392,6 @@ function removedBlocksApply(ws: Workspace, info: ProviderInfo): boolean {
   return removedBlocksEligible(tfVersions, lockedVersions(info));
 }
 
-/**
- * The other roots' rules that the ruleset planned here lacks, or may lack, the skip rules of (findings with
- * `details.otherRoot`, core/other-root-bypasses.ts), one line each: migrate.sh refuses to start on them, as
- * apply does.
- */
-function otherRootBypassLines(findings: readonly Finding[]): string[] {
-  return findings
-    .filter((f) => otherRootFinding(f) && !legacyWafFinding(f))
-    .map((f) => {
-      const d = f.details as { otherRoot: string; address?: string; addresses?: string[] };
-      const what = d.address ?? (d.addresses ?? []).join(", ");
-      return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${what ? `${what} in root ${d.otherRoot}` : `root ${d.otherRoot}`} (${f.code === "BYPASS_IN_OTHER_ROOT" ? "BYPASS_IN_OTHER_ROOT" : "VALUE_UNRESOLVED: not known offline"})`;
-    });
-}
-
-const otherRootFinding = (f: Finding) => f.details !== undefined && typeof (f.details as { otherRoot?: unknown }).otherRoot === "string";
-const legacyWafFinding = (f: Finding) => otherRootFinding(f) && (f.details as { legacyWaf?: unknown }).legacyWaf === true;
-
-/**
- * The other roots configuring the legacy WAF of a zone whose ruleset step 3 imports (LEGACY_WAF_IN_OTHER_ROOT),
- * or maybe (VALUE_UNRESOLVED with details.legacyWaf; core/other-root-legacy-waf.ts), one line each.
- */
-function otherRootLegacyWafLines(findings: readonly Finding[]): { known: string[]; unknown: string[] } {
-  const line = (f: Finding) => {
-    const d = f.details as { otherRoot: string; addresses?: string[] };
-    return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${(d.addresses ?? []).join(", ")} in root ${d.otherRoot}${f.zoneId ? ` (zone ${f.zoneId})` : ""} (${f.code === "LEGACY_WAF_IN_OTHER_ROOT" ? f.code : "VALUE_UNRESOLVED: zone not known offline"})`;
-  };
-  const all = findings.filter(legacyWafFinding);
-  return { known: all.filter((f) => f.code === "LEGACY_WAF_IN_OTHER_ROOT").map(line), unknown: all.filter((f) => f.code !== "LEGACY_WAF_IN_OTHER_ROOT").map(line) };
-}
-
 /** What migrate.sh needs of the plan. */
 export function scriptInput(version: string, zones: ZoneAnalysis[], plan: AssembledPlan): ScriptInput {
   return {
@@ -423,8 +399,11 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     zones,
     legacyResources: plan.legacyResources,
     legacyReferences: plan.legacyReferences,
-    otherRootBypasses: otherRootBypassLines(plan.findings),
-    otherRootLegacyWaf: otherRootLegacyWafLines(plan.findings),
+    otherRootBypasses: (plan.otherRootFindings?.bypasses ?? []).map(otherRootBypassLine),
+    otherRootLegacyWaf: {
+      known: (plan.otherRootFindings?.legacyWaf ?? []).filter((f) => f.code === "LEGACY_WAF_IN_OTHER_ROOT").map(otherRootLegacyWafLine),
+      unknown: (plan.otherRootFindings?.legacyWaf ?? []).filter((f) => f.code !== "LEGACY_WAF_IN_OTHER_ROOT").map(otherRootLegacyWafLine),
+    },
     patchDir: plan.patchDir,
     legacyPatch: plan.legacyPatch ? { file: ARTIFACTS.patch, paths: plan.legacyPatchFiles } : null,
     overridesPatch: plan.overridesPatch ? { file: ARTIFACTS.overridesPatch, paths: plan.overridesPatchFiles } : null,

@@ -27,15 +27,19 @@ export async function otherRootsOfEstate(estate: Pick<Estate, "base" | "tree" | 
  * Adds the findings about the other roots' rules and legacy WAF resources for the zones `plan` generates a
  * ruleset for, and step 2's notes (and step 3's, for a legacy WAF elsewhere: the import is what must not run).
  */
-export function addOtherRootFindings(plan: Pick<AssembledPlan, "findings" | "steps">, zoneIds: readonly string[], others: OtherRoots): void {
+export function addOtherRootFindings(plan: Pick<AssembledPlan, "findings" | "steps" | "otherRootFindings">, zoneIds: readonly string[], others: OtherRoots): void {
   if (others.roots.length === 0) return;
   const scan = matchOtherRootBypasses(zoneIds, others.roots);
-  plan.findings.push(...otherRootBypassFindings(scan, others.repository));
+  const bypasses = otherRootBypassFindings(scan, others.repository);
+  plan.findings.push(...bypasses);
   const note = otherRootRulesetNote(scan, others.repository);
   const step2 = plan.steps.find((s) => s.number === 2);
   if (note !== null && step2) step2.notes = [...(step2.notes ?? []), note];
   const legacy = matchOtherRootLegacyWaf(zoneIds, others.roots);
-  plan.findings.push(...otherRootLegacyWafFindings(legacy, others.repository));
+  const legacyWaf = otherRootLegacyWafFindings(legacy, others.repository);
+  plan.findings.push(...legacyWaf);
+  // migrate.sh refuses on exactly these (plan/artifacts.ts scriptInput).
+  plan.otherRootFindings = { bypasses, legacyWaf };
   const legacyNote = otherRootLegacyWafNote(legacy, others.repository);
   for (const step of plan.steps.filter((s) => s.number === 2 || s.number === 3)) {
     if (legacyNote !== null) step.notes = [...(step.notes ?? []), legacyNote];
