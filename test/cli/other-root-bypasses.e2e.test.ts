@@ -2,37 +2,16 @@
 // configures for its zone: split-stacks' edge has Disable Security / WAF Off Page Rules for the docs zone whose
 // legacy WAF is in legacy-waf. The copy is a repository of its own (a `.git` marker at its top).
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, TESTDATA } from "../support/cli.js";
+import { runCli } from "../support/cli.js";
 import { fakeTerraformBin, tempDir } from "../support/workdir.js";
 import { snapshot } from "../apply/helpers.js";
-
-const DOCS = "5b8e2f1c7d4a4e9fb3c6a0d2e8f1b4c7";
-const DOCS_RS = "4814384a9e5d4991b9815dcfc25d2f1f";
-
-interface Finding {
-  code: string;
-  severity: string;
-  file: string | null;
-  line: number | null;
-  zoneId: string | null;
-  message: string;
-  details?: Record<string, unknown>;
-}
+import { byCode, DOCS, DOCS_RS, splitStacksRepository, type Finding } from "./split-stacks-repository.js";
 
 /** split-stacks as a repository; legacy-waf pinned to ~> 3.35 so that its only error is the one under test. */
-function repository(opts: { git?: boolean } = {}): string {
-  const top = tempDir("cfwm-oneroot-");
-  for (const d of ["edge", "legacy-waf"]) cpSync(path.join(TESTDATA, "split-stacks", d), path.join(top, d), { recursive: true });
-  if (opts.git !== false) mkdirSync(path.join(top, ".git"));
-  const main = path.join(top, "legacy-waf/main.tf");
-  writeFileSync(main, readFileSync(main, "utf8").replace('">= 3.20, < 4.0"', '"~> 3.35"'));
-  return top;
-}
-
-const byCode = (report: { findings: Finding[] }, code: string) => report.findings.filter((f) => f.code === code);
+const repository = (opts: { git?: boolean } = {}) => splitStacksRepository({ ...opts, pinLegacy: true });
 
 describe("plan of one root: other roots' bypasses for its zone", () => {
   it("a BYPASS_IN_OTHER_ROOT error at each Disable Security / WAF Off Page Rule of edge; --fail-on error fails", async () => {

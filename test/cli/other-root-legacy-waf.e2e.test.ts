@@ -2,34 +2,15 @@
 // repository configures: split-stacks' edge has only Page Rules for the docs zone, its legacy WAF is in
 // legacy-waf, whose own migration imports the zone's one entry point. The copy is a repository of its own.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, TESTDATA } from "../support/cli.js";
+import { runCli } from "../support/cli.js";
 import { fakeTerraformBin, tempDir } from "../support/workdir.js";
 import { snapshot } from "../apply/helpers.js";
+import { byCode, DOCS, DOCS_RS, splitStacksRepository, type Finding } from "./split-stacks-repository.js";
 
-const DOCS = "5b8e2f1c7d4a4e9fb3c6a0d2e8f1b4c7";
-const DOCS_RS = "4814384a9e5d4991b9815dcfc25d2f1f";
-
-interface Finding {
-  code: string;
-  severity: string;
-  file: string | null;
-  line: number | null;
-  zoneId: string | null;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-function repository(opts: { git?: boolean } = {}): string {
-  const top = tempDir("cfwm-otherlegacy-");
-  for (const d of ["edge", "legacy-waf"]) cpSync(path.join(TESTDATA, "split-stacks", d), path.join(top, d), { recursive: true });
-  if (opts.git !== false) mkdirSync(path.join(top, ".git"));
-  return top;
-}
-
-const byCode = (report: { findings: Finding[] }, code: string) => report.findings.filter((f) => f.code === code);
+const repository = (opts: { git?: boolean } = {}) => splitStacksRepository(opts);
 
 describe("plan of one root: another root configures the legacy WAF of its zone", () => {
   it("a LEGACY_WAF_IN_OTHER_ROOT error at legacy-waf's first legacy resource; steps 2 and 3 say so; --fail-on error fails", async () => {
