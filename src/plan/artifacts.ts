@@ -1,5 +1,6 @@
 // Assembles the plan's artifacts from the workspace and the analysis (generated HCL, the removal patches,
 // the steps), and writes them to --out-dir without ever overwriting a file unless --force.
+import { ARTIFACTS } from "../core/artifacts.js";
 import { otherRootBypassLine } from "../core/other-root-bypasses.js";
 import { otherRootLegacyWafLine } from "../core/other-root-legacy-waf.js";
 import { access, chmod, mkdir } from "node:fs/promises";
@@ -33,16 +34,7 @@ import { LOWER_CONSTRAINT_STEP, RAISE_CONSTRAINT_STEP, RECOMMENDED_CONSTRAINT } 
 import type { RulesetFit } from "../core/version-fit.js";
 import { fitFindings, fitZoneRuleset, planVersions, withoutComputedFields, type VersionsReport } from "./versions.js";
 
-export const ARTIFACTS = {
-  ruleset: "ruleset.tf",
-  imports: "imports.tf",
-  removed: "removed.tf",
-  script: "migrate.sh",
-  planMd: "PLAN.md",
-  report: "report.json",
-  patch: "legacy-removal.patch",
-  overridesPatch: "uri-overrides-removal.patch",
-} as const;
+export { ARTIFACTS };
 
 export interface AssembledPlan {
   steps: PlanStep[];

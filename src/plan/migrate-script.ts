@@ -14,7 +14,7 @@
 // - step 6 deletes a block only after a fresh `state list` shows no instance of any legacy resource;
 // - each file of a patch is applied or not (git checks every hunk before it writes), so a run killed at
 //   any point resumes: applied files are skipped, the rest are applied.
-import { PLAN_OUTPUT_MARK } from "../terraform/config/discover.js";
+import { PLAN_OUTPUT_MARK } from "../core/artifacts.js";
 import { shellQuote } from "../core/shell-quote.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
