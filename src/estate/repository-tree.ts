@@ -15,7 +15,7 @@ export function repositoryTreeReader(): RepositoryTree {
     let tree = trees.get(top);
     if (!tree) {
       const ignored: InputError[] = [];
-      tree = readConfiguration({ paths: [top], cwd: top }, ignored).then((r) => r.tree);
+      tree = readConfiguration({ paths: [top], cwd: top, structureOnly: true }, ignored).then((r) => r.tree);
       trees.set(top, tree);
     }
     return tree;

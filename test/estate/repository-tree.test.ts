@@ -48,3 +48,20 @@ describe("the repository's structure, read once per run", () => {
     expect((await otherRootRules({ roots: [prod], cwd: top, base: top })).roots.map((r) => r.root)).toEqual(["live/dev"]);
   });
 });
+
+describe("the repository's structure is read without bodies", () => {
+  it("another root whose legacy WAF file has a syntax error inside a block is still found, and said to be unreadable", async () => {
+    const top = repository();
+    // dev's module call is replaced by its own legacy WAF, in a file with a syntax error inside the block.
+    writeFileSync(path.join(top, "live", "dev", "main.tf"), 'resource "cloudflare_waf_package" "owasp" {\n  zone_id     = "0da42c8d2132a9ddaf714f9e7c920712"\n  package_id  = "a25a9a7e9c00afc1fb2e0245519d725b"\n  sensitivity = = "high"\n}\n');
+    const prod = path.join(top, "live", "prod");
+    const tree = await repositoryTreeReader()(top);
+    const dev = tree.nodes.find((n) => n.dir.dir === path.join(top, "live", "dev"))!;
+    // Listed by type and name, its body not read (so its syntax error is not seen at this level).
+    expect(dev.dir.resources.map((r) => `${r.type}.${r.name}`)).toEqual(["cloudflare_waf_package.owasp"]);
+    expect(dev.dir.errors).toEqual([]);
+    const others = await otherRootRules({ roots: [prod], cwd: top, base: top });
+    const found = others.roots.find((r) => r.root === "live/dev");
+    expect(found?.unreadable?.[0]).toMatch(/^live\/dev\/main\.tf:4: /);
+  });
+});

@@ -79,7 +79,7 @@ export interface ModuleDir {
    * calls and terraform blocks: no file of the directory can hold a Cloudflare resource). See
    * `LoadOptions.mode`. In the last two, resources the tool does not read are listed without their body.
    */
-  readAs?: "full" | "fast" | "modules";
+  readAs?: "full" | "fast" | "modules" | "structure";
   /** Some file of the directory may hold a Cloudflare resource (see hcl/prefilter.ts). */
   mayHoldCloudflare?: boolean;
 }
@@ -97,10 +97,12 @@ export interface LoadOptions {
    *   the directory's other files give module calls, variables, locals and terraform blocks, and the rest
    *   of them is skipped over (only gross structural errors are seen).
    * `modules`: module calls and terraform blocks only, everything else skipped over.
+   * `structure`: as `modules`, and every file's top-level blocks are listed (so `resources` names every
+   *   resource, without its body): what the searches of the repository around a run need.
    * In `fast` and `modules`, `resources` lists every resource, but only the types the tool reads
    * (core/legacy-types.ts `isRelevant`) with their body; the others are `skipped` (body `{}`).
    */
-  mode?: "full" | "auto" | "fast" | "modules";
+  mode?: "full" | "auto" | "fast" | "modules" | "structure";
   /** hcl2json, on this thread or in workers (parse-pool). Default: on this thread. */
   judge?: HclJudge;
   /** Called after each file with its size in UTF-16 code units (≈ bytes). */
@@ -154,6 +156,7 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   mod.mayHoldCloudflare = mayHold;
   const parse = (display: string, text: string): Promise<ParseOutcome> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);
+    if (mode === "structure") return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
     if (mode === "modules") {
       // Only module calls (and terraform blocks) are wanted here: a file that cannot declare one is only
       // skimmed for its structure and resource lines (most of a big tree's unrelated files).

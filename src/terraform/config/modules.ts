@@ -48,6 +48,13 @@ export interface Progress {
 export interface BuildOptions {
   /** Read every file and every block with hcl2json (slow on big trees; the reference behaviour). */
   fullParse?: boolean;
+  /**
+   * Only the tree's structure: every directory read for its module calls and the types and names of its
+   * resources (load.ts mode `modules`), no bodies, variables or locals. For the searches of the repository
+   * around a run (which roots call a module, which roots configure rules or legacy WAF), which load the few
+   * roots that matter in full afterwards.
+   */
+  structureOnly?: boolean;
   /** hcl2json runner; by default one is created (workers for big workloads) and closed at the end. */
   judge?: HclJudge;
   /** Called after each file is read. `filesTotal` grows when module directories outside the scanned paths are found. */
@@ -82,7 +89,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
       opts.onProgress?.({ ...progress });
     },
   };
-  const firstMode = opts.fullParse ? "full" : "auto";
+  const firstMode = opts.fullParse ? "full" : opts.structureOnly ? "structure" : "auto";
 
   const dirs = new Map<string, ModuleDir>();
   const loaded = await mapLimit(discovery.dirs, DIRS_IN_FLIGHT, (d) => loadModuleDir(d.dir, d.files, { ...load, mode: firstMode }));
@@ -91,7 +98,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
   // Module directories outside the scanned paths, read on first use. Their errors are reported when the
   // tree reaches them, as a full parse does.
   const outside = new Map<string, ModuleDir | null>();
-  const readOutside = async (dir: string, mode: "full" | "auto" | "fast", again = false): Promise<ModuleDir | null> => {
+  const readOutside = async (dir: string, mode: "full" | "auto" | "fast" | "structure", again = false): Promise<ModuleDir | null> => {
     let names: string[];
     try {
       names = (await readdir(dir)).filter(isConfigFile).sort();
@@ -102,7 +109,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     return loadModuleDir(dir, names.map((n) => path.join(dir, n)), { ...load, mode, ...(again ? { onFile: undefined } : {}) });
   };
 
-  if (!opts.fullParse) {
+  if (!opts.fullParse && !opts.structureOnly) {
     // Follow local module calls from every directory read so far, so that whether a directory matters
     // (it, or a module it calls at any depth, may hold Cloudflare resources) is known before the tree is built.
     const queue = [...dirs.values()];
@@ -148,7 +155,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     if (known) return known;
     let mod = outside.get(dir);
     if (mod === undefined) {
-      mod = await readOutside(dir, opts.fullParse ? "full" : "auto");
+      mod = await readOutside(dir, firstMode);
       outside.set(dir, mod);
     }
     if (!mod) {

@@ -7,7 +7,7 @@ import { discover, reportBase } from "../config/discover.js";
 import { locateAttributeErrors } from "../hcl/attribute-position.js";
 import { isRelevant } from "../../core/legacy-types.js";
 import { buildInventory } from "./inventory.js";
-import { buildConfigTree, type ConfigTree, type Progress, type RemoteModule } from "../config/modules.js";
+import { buildConfigTree, type BuildOptions, type ConfigTree, type Progress, type RemoteModule } from "../config/modules.js";
 import { readDomain } from "../readers/index.js";
 import { displayPath } from "../config/load.js";
 import { EvaluationContext } from "../config/resolve.js";
@@ -64,7 +64,7 @@ export type { Progress } from "../config/modules.js";
  * parsed under them. What could not be read goes to `errors`.
  */
 export async function readConfiguration(
-  opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress">,
+  opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress"> & Pick<BuildOptions, "structureOnly">,
   errors: InputError[],
 ): Promise<{ base: string; tree: ConfigTree }> {
   const paths = opts.paths.length ? opts.paths : ["."];
@@ -73,6 +73,7 @@ export async function readConfiguration(
   errors.push(...found.errors);
   const tree = await buildConfigTree(found, base, {
     ...(opts.fullParse ? { fullParse: true } : {}),
+    ...(opts.structureOnly ? { structureOnly: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
   errors.push(...tree.errors);
