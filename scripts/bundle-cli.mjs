@@ -1,20 +1,25 @@
-// After tsc: replaces the command line's ~150 compiled modules in dist/cli/ with three files and V8's cached
+// After tsc: replaces the command line's ~150 compiled modules in dist/cli/ with its bundles and V8's cached
 // code for one of them:
-//   cli.cjs          the command line (src/cli/main.ts and everything it imports), one classic script;
-//   cli.cjs.v8cache  V8's code cache for it, made here by a training run (a scan of testdata/multi-zone);
-//   main.js          the binary (src/cli/bin.ts): V8's flags, then cli.cjs through the cache;
-//   worker.js        the parse pool's worker (an ES module, run by worker_threads).
+//   cli.cjs           the command line (src/cli/main.ts and everything it imports), one classic script;
+//   cli.cjs.v8cache   V8's code cache for it, made here by a training run (a scan of testdata/multi-zone),
+//   cli.cjs.v8probe   and a one-line probe's, cached with it, that tells the binary whether V8 takes it;
+//   program.js        the same command line as ES modules (one chunk per command, shared chunks), which the
+//                     binary runs when V8 would not take the cache (another Node, other V8 flags);
+//   main.js           the binary (src/cli/bin.ts): V8's flags, then cli.cjs through the cache, or program.js;
+//   worker.js         the parse pool's worker (an ES module, run by worker_threads).
 //
 // Why a bundle: a CLI run spent most of its start-up resolving, reading and compiling modules one by one
 // (measured on `scan testdata/multi-zone`: 0.38 s CPU unbundled, 0.27 s bundled, `node -e 0` 0.10 s). Why a
 // classic script: compiling the bundle's code was still ~30 ms of a 10-file scan's ~140 ms above `node -e 0`,
 // and Node 20 keeps no compiled code for ES modules; a vm.Script takes V8's cached data
-// (src/cli/cli-script.ts). CI runs the CLI per root and per shard, and the tests spawn it hundreds of times.
+// (src/cli/cli-script.ts). Why the ES module build too: compiling all of cli.cjs from its text (the cache
+// rejected) cost ~30 ms more than loading one command's chunks. CI runs the CLI per root and per shard, and
+// the tests spawn it hundreds of times.
 //
 // The library (dist/index.js and everything below dist/ but cli/) stays tsc's output, module by module:
 // it is what `import "cf-waf-migrate"` loads, and its declarations are tsc's. Packages with native or WASM
 // parts, and optional heavy ones, stay external (resolved from node_modules at run time, as before).
-// The bundle keeps dist/cli/'s depth, so the `import.meta.url`-relative paths it contains still hold:
+// The bundles keep dist/cli/'s depth, so the `import.meta.url`-relative paths they contain still hold:
 // `../../package.json` (the version) and `./worker.js` (the parse pool's worker). In cli.cjs
 // `import.meta.url` is `__cli_url`, the bundle's own URL, which src/cli/cli-script.ts passes in; an
 // `import()` there (a classic script has no module loader without an experimental flag) is a `require()`.
@@ -54,7 +59,9 @@ export async function bundleCli() {
         external: EXTERNAL,
         plugins: [lazyStringWidth, ...plugins],
       }),
-      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { main: BIN, worker: WORKER }, outdir: out, external: EXTERNAL }),
+      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { program: PROGRAM, worker: WORKER }, outdir: out, splitting: true, external: EXTERNAL, plugins: [lazyStringWidth, ...plugins] }),
+      // The binary alone, without chunks: it loads program.js only when it cannot use the cache.
+      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { main: BIN }, outdir: out, external: EXTERNAL }),
     ]);
     const errors = results.reduce((n, r) => n + r.errors.length, 0);
     if (errors) throw new Error(`bundling the CLI failed: ${errors} errors`);
@@ -88,7 +95,8 @@ function assertNoDynamicImport(metafile) {
 
 /**
  * Runs the bundle once as the binary would, under the same V8 flags (tsc's src/cli/v8-tuning.js, then
- * src/cli/cli-script.js, still in dist/cli/ here), and writes V8's cached data for it after the run. The
+ * src/cli/cli-script.js, still in dist/cli/ here), and writes V8's cached data for it, and for the probe
+ * (src/cli/cli-script.ts), after the run. The
  * user's NODE_OPTIONS are left out: flags there would make a cache other Node processes reject.
  */
 function trainCodeCache(bundle) {
@@ -96,11 +104,15 @@ function trainCodeCache(bundle) {
   const code = [
     `import ${url("v8-tuning.js")};`,
     `import { writeFileSync } from "node:fs";`,
-    `import { codeCacheFile, compileCliScript, runCliScript } from ${url("cli-script.js")};`,
+    `import vm from "node:vm";`,
+    `import { PROBE_SOURCE, codeCacheFile, compileCliScript, probeCacheFile, runCliScript } from ${url("cli-script.js")};`,
     `const bundle = ${JSON.stringify(bundle)};`,
     `process.argv = [process.argv[0], ${JSON.stringify(path.join(CLI, "main.js"))}, ...JSON.parse(process.env.CFWM_TRAINING_ARGS)];`,
     `const script = compileCliScript(bundle);`,
-    `process.on("exit", () => writeFileSync(codeCacheFile(bundle), script.createCachedData()));`,
+    `process.on("exit", () => {`,
+    `  writeFileSync(codeCacheFile(bundle), script.createCachedData());`,
+    `  writeFileSync(probeCacheFile(bundle), new vm.Script(PROBE_SOURCE).createCachedData());`,
+    `});`,
     `runCliScript(script, bundle);`,
   ].join("\n");
   const { NODE_OPTIONS: _userFlags, ...env } = process.env;
@@ -110,7 +122,7 @@ function trainCodeCache(bundle) {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
   });
-  if (r.status !== 0 || !existsSync(`${bundle}.v8cache`)) {
+  if (r.status !== 0 || !existsSync(`${bundle}.v8cache`) || !existsSync(`${bundle}.v8probe`)) {
     throw new Error(`the code cache's training run failed (exit ${r.status ?? r.signal}): ${r.stderr || r.error?.message || ""}`);
   }
 }

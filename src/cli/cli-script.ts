@@ -3,18 +3,27 @@
 // `node -e 0`), and Node 20 caches no compiled code for ES modules. A classic script can be given V8's
 // cached data: the bytecode of the functions that a representative run (a scan, at build time) compiled.
 //
-// The cache is read, never written, at run time. V8 rejects it when its version, the bundle or the flags
-// that shape code differ (another Node, a user's --interrupt-budget): the script is then compiled from its
-// text, as before, silently.
+// The cache is read, never written, at run time. V8 takes it only from the same V8 under the same flags
+// that shape code (another Node, or a user's --interrupt-budget, differ). Whether it would is asked first of
+// a one-line probe cached the same way: compiling the whole bundle from its text costs more than loading
+// the ES module build beside it (dist/cli/program.js and its chunks), which the binary then runs instead.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
+/** The probe's source: an expression no other script in the process has (V8 keeps compiled scripts by text). */
+export const PROBE_SOURCE = '"cf-waf-migrate: V8 code cache probe"';
+
 /** The cached data's file beside the bundle. */
 export function codeCacheFile(bundle: string): string {
   return `${bundle}.v8cache`;
+}
+
+/** The probe's cached data, made with the bundle's. */
+export function probeCacheFile(bundle: string): string {
+  return `${bundle}.v8probe`;
 }
 
 /**
@@ -34,15 +43,19 @@ export function runCliScript(script: vm.Script, bundle: string): void {
   start(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle), pathToFileURL(bundle).href);
 }
 
-/** Compiles the bundle with its cached data when there is any (a missing or unreadable file: none), and runs it. */
-export function startCli(bundle: string): vm.Script {
-  let cachedData: Buffer | undefined;
+/**
+ * Starts the command line from the bundle when this V8 takes its cached data, and says whether it did; false
+ * (nothing run) when a cache file is missing or unreadable, or the probe's cache is rejected.
+ */
+export function startCachedCli(bundle: string): boolean {
+  let cachedData: Buffer;
   try {
+    const probe = readFileSync(probeCacheFile(bundle));
+    if (new vm.Script(PROBE_SOURCE, { cachedData: probe }).cachedDataRejected !== false) return false;
     cachedData = readFileSync(codeCacheFile(bundle));
   } catch {
-    cachedData = undefined;
+    return false;
   }
-  const script = compileCliScript(bundle, cachedData);
-  runCliScript(script, bundle);
-  return script;
+  runCliScript(compileCliScript(bundle, cachedData), bundle);
+  return true;
 }

@@ -6,12 +6,10 @@ import { parse } from "@cdktn/hcl2json";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { execa } from "execa";
-import { describe, expect, it } from "vitest";
-import { codeCacheFile, compileCliScript } from "../../src/cli/cli-script.js";
-import { INTERRUPT_BUDGET } from "../../src/cli/v8-budget.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { codeCacheFile, probeCacheFile } from "../../src/cli/cli-script.js";
 import { BIN, ROOT } from "../support/cli.js";
 
 const CLI_DIR = path.dirname(BIN);
@@ -57,42 +55,55 @@ describe("the bundled command line", () => {
 
 describe("the command line's code cache (src/cli/cli-script.ts)", () => {
   const bundle = path.join(CLI_DIR, "cli.cjs");
+  const args = ["scan", path.join(ROOT, "testdata", "multi-zone"), "--format", "json", "--fail-on", "never", "--quiet"];
+  const dir = mkdtempSync(path.join(tmpdir(), "cfwm-cache-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Records every vm.Script the binary compiles: its file (null: the probe), whether cached data came with
+  // it, and whether V8 rejected that.
+  const spy = path.join(dir, "vm-spy.cjs");
+  writeFileSync(
+    spy,
+    `const vm = require("vm"); const Real = vm.Script; const seen = [];
+vm.Script = class extends Real { constructor(src, opts) { super(src, opts); seen.push({ file: opts?.filename ?? null, cached: !!opts?.cachedData, rejected: this.cachedDataRejected ?? null }); } };
+process.on("exit", () => require("fs").writeFileSync(process.env.VM_OUT, JSON.stringify(seen)));\n`,
+  );
+  async function run(bin: string, nodeFlags: string[] = []): Promise<{ exitCode: number | undefined; stderr: string; stdout: string; scripts: unknown[] }> {
+    const out = path.join(dir, `vm-${Math.random().toString(36).slice(2)}.json`);
+    const r = await execa("node", [...nodeFlags, "--require", spy, bin, ...args], { reject: false, env: { NO_COLOR: "1", VM_OUT: out } });
+    return { exitCode: r.exitCode, stderr: r.stderr as string, stdout: r.stdout as string, scripts: JSON.parse(readFileSync(out, "utf8")) as unknown[] };
+  }
 
-  it("ships V8's cached data for the bundle, which this Node accepts under the binary's flags", () => {
+  it("ships V8's cached data for the bundle, which this Node accepts under the binary's flags", async () => {
     expect(existsSync(codeCacheFile(bundle))).toBe(true);
-    // The binary sets the tier-up budget before it compiles (src/cli/bin.ts): the cache was made under it.
-    // This test's process gets the same flag for the check, then V8's default back.
-    setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
-    try {
-      const accepted = compileCliScript(bundle, readFileSync(codeCacheFile(bundle)));
-      expect(accepted.cachedDataRejected).toBe(false);
-      const other = compileCliScript(bundle, Buffer.from("not V8's cached data"));
-      expect(other.cachedDataRejected).toBe(true);
-    } finally {
-      setFlagsFromString("--interrupt-budget=67584");
-    }
+    expect(existsSync(probeCacheFile(bundle))).toBe(true);
+    const r = await run(BIN);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.scripts).toEqual([
+      { file: null, cached: true, rejected: false },
+      { file: bundle, cached: true, rejected: false },
+    ]);
   });
 
-  it("runs the same without its cache, or with one V8 rejects, and writes none", async () => {
-    const copy = mkdtempSync(path.join(tmpdir(), "cfwm-cache-"));
-    try {
-      // The package's shape around dist/cli/: package.json two levels up, node_modules for the externals.
-      const cli = path.join(copy, "dist", "cli");
-      mkdirSync(cli, { recursive: true });
-      for (const f of ["main.js", "cli.cjs", "worker.js"]) cpSync(path.join(CLI_DIR, f), path.join(cli, f));
-      cpSync(path.join(ROOT, "package.json"), path.join(copy, "package.json"));
-      symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
-      const args = ["scan", path.join(ROOT, "testdata", "multi-zone"), "--format", "json", "--fail-on", "never", "--quiet"];
-      const expected = await execa("node", [BIN, ...args], { reject: false, env: { NO_COLOR: "1" } });
-      expect(expected.exitCode, expected.stderr).toBe(0);
-      const without = await execa("node", [path.join(cli, "main.js"), ...args], { reject: false, env: { NO_COLOR: "1" } });
-      expect([without.exitCode, without.stderr, without.stdout]).toEqual([0, "", expected.stdout]);
-      expect(readdirSync(cli).sort()).toEqual(["cli.cjs", "main.js", "worker.js"]);
-      writeFileSync(codeCacheFile(path.join(cli, "cli.cjs")), "garbage, or another Node's cache");
-      const rejected = await execa("node", [path.join(cli, "main.js"), ...args], { reject: false, env: { NO_COLOR: "1" } });
-      expect([rejected.exitCode, rejected.stderr, rejected.stdout]).toEqual([0, "", expected.stdout]);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+  it("runs the ES module build, with the same output, when V8 would reject the cache or it is missing", async () => {
+    const expected = await run(BIN);
+    // Another budget than the binary's: other flags, so V8 rejects the probe's cache; the bundle is not compiled.
+    const otherFlags = await run(BIN, ["--interrupt-budget=67584"]);
+    expect(otherFlags.scripts).toEqual([{ file: null, cached: true, rejected: true }]);
+    // A copy of dist/cli/ in the package's shape (package.json two levels up, node_modules for the externals).
+    const copy = path.join(dir, "pkg");
+    const cli = path.join(copy, "dist", "cli");
+    cpSync(CLI_DIR, cli, { recursive: true });
+    cpSync(path.join(ROOT, "package.json"), path.join(copy, "package.json"));
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
+    const before = readdirSync(cli).sort();
+    rmSync(codeCacheFile(path.join(cli, "cli.cjs")));
+    const noCache = await run(path.join(cli, "main.js"));
+    expect(noCache.scripts).toEqual([{ file: null, cached: true, rejected: false }]);
+    writeFileSync(probeCacheFile(path.join(cli, "cli.cjs")), "another Node's cache");
+    const garbage = await run(path.join(cli, "main.js"));
+    expect(garbage.scripts).toEqual([{ file: null, cached: true, rejected: true }]);
+    for (const r of [otherFlags, noCache, garbage]) expect([r.exitCode, r.stderr, r.stdout]).toEqual([0, "", expected.stdout]);
+    // Nothing is written beside the bundle at run time.
+    expect(readdirSync(cli).sort()).toEqual(before.filter((f) => f !== "cli.cjs.v8cache"));
   });
 });
