@@ -30,6 +30,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { NODE_BUNDLE_OPTIONS, slimSourceMap } from "./bundle-node.mjs";
 import { assertNoEagerTextSetup, lazyStringWidth } from "./lazy-string-width.mjs";
+import { yargsNoVersionGuess } from "./yargs-no-version-guess.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DIST = path.join(ROOT, "dist");
@@ -57,9 +58,9 @@ export async function bundleCli() {
         define: { "import.meta.url": "__cli_url" },
         supported: { "dynamic-import": false },
         external: EXTERNAL,
-        plugins: [lazyStringWidth, ...plugins],
+        plugins: [lazyStringWidth, yargsNoVersionGuess, ...plugins],
       }),
-      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { program: PROGRAM, worker: WORKER }, outdir: out, splitting: true, external: EXTERNAL, plugins: [lazyStringWidth, ...plugins] }),
+      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { program: PROGRAM, worker: WORKER }, outdir: out, splitting: true, external: EXTERNAL, plugins: [lazyStringWidth, yargsNoVersionGuess, ...plugins] }),
       // The binary alone, without chunks: it loads program.js only when it cannot use the cache.
       build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { main: BIN }, outdir: out, external: EXTERNAL }),
     ]);
