@@ -6,7 +6,7 @@
 // The cache is read, never written, at run time. V8 takes it only from the same V8 under the same flags
 // that shape code (another Node, or a user's --interrupt-budget, differ). Whether it would is asked first of
 // a one-line probe cached the same way: compiling the whole bundle from its text costs more than loading
-// the ES module build beside it (dist/cli/program.js and its chunks), which the binary then runs instead.
+// the ES module build beside it (dist/cli/program.mjs and its chunks), which the binary then runs instead.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
