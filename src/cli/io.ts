@@ -1,27 +1,16 @@
 // Process-facing helpers of the CLI: standard input, writing the report, the tool's version.
-import { constants, readFileSync } from "node:fs";
+import { constants } from "node:fs";
 import { access, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 import { CliError } from "./errors.js";
 
+export { toolVersion } from "./version.js";
+
 export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-let cachedVersion: string | null = null;
-
-export function toolVersion(): string {
-  if (cachedVersion) return cachedVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-    cachedVersion = pkg.version ?? "0.0.0";
-  } catch {
-    cachedVersion = "0.0.0";
-  }
-  return cachedVersion;
 }
 
 /**

@@ -1,7 +1,6 @@
-#!/usr/bin/env node
 // The cf-waf-migrate command line. Commands live in ./commands, one file each; this file wires them,
-// and turns every failure into one line on stderr with the contract's exit code.
-import "./v8-tuning.js"; // first: V8's tier-up budget for a short-lived process (see there)
+// and turns every failure into one line on stderr with the contract's exit code. The binary (./bin.ts) sets
+// V8's flags and runs this file's bundle; the bundle is a classic script, so no top-level await here.
 import yargs, { type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { CliError, EXIT_CODES_EPILOGUE, EXIT_INPUT, UserInputError } from "./errors.js";
@@ -123,4 +122,5 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-await main(hideBin(process.argv));
+// main() reports every failure itself (exit code and one line on stderr); it never rejects.
+void main(hideBin(process.argv));

@@ -1,8 +1,9 @@
 // What a plain scan makes Node load. Built-in modules the scan path does not use cost start-up CPU on every
 // run (each ~2–4 ms: node:crypto with its dozen internal modules, worker_threads, perf_hooks); they are
 // loaded where they are used — the first atomic write, the first online cache key, the parse pool's
-// start, a progress bar that draws — and a small scan uses none of them.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// start, a progress bar that draws — and a small scan uses none of them. Nor does a run look for a
+// package.json above the working directory (yargs' version guess, scripts/yargs-no-version-guess.mjs).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { execa } from "execa";
@@ -33,4 +34,26 @@ describe("start-up of a scan", () => {
     expect(mods).toContain("NativeModule crypto");
     expect(JSON.parse(readFileSync(path.join(dir, "report.json"), "utf8"))).toHaveProperty("findings");
   });
+
+  it("lists no directory above the working directory and reads no package.json but its own", async () => {
+    // A user's repository: a package.json at its top, the command run from a directory below it.
+    const repo = mkdtempSync(path.join(dir, "repo-"));
+    const cwd = path.join(repo, "infra", "live");
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(path.join(repo, "package.json"), '{ "name": "users-own", "version": "9.9.9" }');
+    const log = path.join(dir, `fs-${Math.random().toString(36).slice(2)}.json`);
+    const spy = path.join(dir, "fs-spy.cjs");
+    writeFileSync(
+      spy,
+      `const fs = require("fs"); const seen = [];
+for (const name of ["readdirSync", "readFileSync"]) { const real = fs[name]; fs[name] = function (p, ...rest) { seen.push([name, String(p)]); return real.call(this, p, ...rest); }; }
+process.on("exit", () => require("fs").writeFileSync(process.env.FS_OUT, JSON.stringify(seen)));\n`,
+    );
+    const r = await execa("node", ["--require", spy, BIN, "scan", path.join(TESTDATA, "multi-zone"), "--format", "json", "--fail-on", "never", "--quiet"], { cwd, reject: false, env: { NO_COLOR: "1", FS_OUT: log } });
+    expect(r.exitCode, r.stderr as string).toBe(0);
+    const seen = JSON.parse(readFileSync(log, "utf8")) as [string, string][];
+    expect(seen.filter(([name, p]) => name === "readdirSync" && !path.resolve(cwd, p).startsWith(TESTDATA))).toEqual([]);
+    expect(seen.filter(([, p]) => p.endsWith("package.json") && !p.includes(path.join(path.dirname(BIN), "..", "..")))).toEqual([]);
+  });
 });
+

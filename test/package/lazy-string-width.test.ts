@@ -61,7 +61,7 @@ describe("string-width, deferred to its first call", () => {
 
   it("leaves no such set-up at the top level of the built CLI", () => {
     const dir = path.dirname(BIN);
-    const files = readdirSync(dir).filter((f) => f.endsWith(".js")).map((f) => [f, readFileSync(path.join(dir, f), "utf8")] as [string, string]);
+    const files = readdirSync(dir).filter((f) => /\.[cm]?js$/.test(f)).map((f) => [f, readFileSync(path.join(dir, f), "utf8")] as [string, string]);
     expect(files.some(([, t]) => t.includes("new Intl.Segmenter()"))).toBe(true);
     expect(() => assertNoEagerTextSetup(files)).not.toThrow();
   });
