@@ -66,6 +66,7 @@ export type { Progress } from "../config/modules.js";
 export async function readConfiguration(
   opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress">,
   errors: InputError[],
+  defer = false,
 ): Promise<{ base: string; tree: ConfigTree }> {
   const paths = opts.paths.length ? opts.paths : ["."];
   const base = await reportBase(paths, opts.cwd);
@@ -74,6 +75,7 @@ export async function readConfiguration(
   const tree = await buildConfigTree(found, base, {
     ...(opts.fullParse ? { fullParse: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(defer ? { defer: true } : {}),
   });
   errors.push(...tree.errors);
   return { base, tree };
