@@ -1,4 +1,4 @@
-// A file of JSON records, one a line, written once and then read back: sequentially (a range of lines, with
+// A file of JSON records, one a line (or of opaque byte records, estate/spill/clone.ts), written once and then read back: sequentially (a range of lines, with
 // one small buffer), or one record at a time by its span. What estate/spill/scan.ts keeps of the report's
 // big lists while the estate is read. Synchronous: the report is rendered by a synchronous generator.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
@@ -13,7 +13,7 @@ const WRITE_BATCH = 1 << 16;
 
 export class RecordFile {
   private readonly fd: number;
-  private pending: string[] = [];
+  private pending: Buffer[] = [];
   private pendingBytes = 0;
   private size = 0;
 
@@ -28,12 +28,15 @@ export class RecordFile {
 
   /** Appends one record; returns its span. */
   append(value: unknown): Span {
-    const line = JSON.stringify(value) + "\n";
-    const bytes = Buffer.byteLength(line);
+    return this.appendBytes(Buffer.from(JSON.stringify(value) + "\n"));
+  }
+
+  /** Appends bytes that are not a JSON line (read back with `readBytes` only). */
+  appendBytes(buf: Buffer): Span {
     const start = this.size;
-    this.size += bytes;
-    this.pending.push(line);
-    this.pendingBytes += bytes;
+    this.size += buf.length;
+    this.pending.push(buf);
+    this.pendingBytes += buf.length;
     if (this.pendingBytes >= WRITE_BATCH) this.flush();
     return { start, end: this.size };
   }
@@ -41,7 +44,7 @@ export class RecordFile {
   /** Writes what is buffered; reading sees every record appended before. */
   flush(): void {
     if (this.pending.length === 0) return;
-    const buf = Buffer.from(this.pending.join(""));
+    const buf = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
     let done = 0;
@@ -50,6 +53,11 @@ export class RecordFile {
 
   /** The record at a span. */
   read<T>(span: Span): T {
+    return JSON.parse(this.readBytes(span).toString("utf8")) as T;
+  }
+
+  /** The bytes at a span. */
+  readBytes(span: Span): Buffer {
     this.flush();
     const buf = Buffer.allocUnsafe(span.end - span.start);
     let done = 0;
@@ -58,11 +66,11 @@ export class RecordFile {
       if (n === 0) throw new Error(`spilled record at ${span.start} is cut short`);
       done += n;
     }
-    return JSON.parse(buf.toString("utf8")) as T;
+    return buf;
   }
 
   /** The records of a span of whole lines, in order, read `bufferSize` bytes at a time. */
-  *records<T>(span: Span, bufferSize = 1 << 14): Generator<T> {
+  *records<T>(span: Span, bufferSize = 1 << 12): Generator<T> {
     this.flush();
     const buf = Buffer.allocUnsafe(bufferSize);
     let position = span.start;

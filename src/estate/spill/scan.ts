@@ -14,6 +14,7 @@ import { buildEstateReport, type ReportedInstance } from "../report.js";
 import type { EstateScanOptions } from "../scan.js";
 import { analyseForReport } from "../stream.js";
 import { RecordFile, type Span } from "./records.js";
+import { fromBytes, toBytes } from "./clone.js";
 import { mergeSorted } from "./kmerge.js";
 import path from "node:path";
 
@@ -36,7 +37,12 @@ export interface SpilledScan {
 /** Scans the estate, spilling the report's big lists into `dir` (a directory the caller made and removes). */
 export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): Promise<SpilledScan> {
   const { analyze, rulesetRoots, version, root, ...load } = opts;
-  const files = { resources: new RecordFile(path.join(dir, "resources.jsonl")), zones: new RecordFile(path.join(dir, "zones.jsonl")), findings: new RecordFile(path.join(dir, "findings.jsonl")) };
+  const files = {
+    resources: new RecordFile(path.join(dir, "resources.jsonl")),
+    zones: new RecordFile(path.join(dir, "zones.jsonl")),
+    findings: new RecordFile(path.join(dir, "findings.jsonl")),
+    inventories: new RecordFile(path.join(dir, "inventories.bin")),
+  };
   try {
     const zoneSpans = new Map<ZoneReport, Span>();
     const runs: Span[] = [];
@@ -47,7 +53,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): P
       const { reported, analysed } = analyseForReport(instance, analyze);
       for (const r of reported.ws.resources) files.resources.append({ ...reportedResource(r), root: reported.root, workspace: reported.workspace });
       resourceCount += reported.ws.resources.length;
-      spillZones(analysed, files.zones, zoneSpans);
+      spillZones(analysed, files.zones, zoneSpans, files.inventories);
       const findings = analysed.instance.analysis.findings;
       const spilled = sortFindings(findings.filter((f) => f.code !== JOIN_FILTERED));
       for (const f of spilled) severities.add(f.severity);
@@ -103,10 +109,11 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): P
 }
 
 /**
- * Each zone's entry goes to disk; what stays is a stub with its id, root and workspace (the join's keys) and
- * the analysis the join of a split zone reads (its inventory), not its findings (the instance's list has them).
+ * Each zone's entry goes to disk; what stays is a stub with its id, root and workspace (the join's keys),
+ * not its findings (the instance's list has them). Its inventory, which only the join of a split zone reads,
+ * goes to disk too and is read back when read (kept in memory when it cannot be serialized exactly).
  */
-function spillZones(analysed: AnalysedInstance, file: RecordFile, spans: Map<ZoneReport, Span>): void {
+function spillZones(analysed: AnalysedInstance, file: RecordFile, spans: Map<ZoneReport, Span>, inventories: RecordFile): void {
   for (const z of analysed.instance.analysis.zones) {
     const span = file.append(z.zone);
     const stub = { zoneId: z.zone.zoneId, root: z.zone.root, workspace: z.zone.workspace } as ZoneReport;
@@ -115,7 +122,25 @@ function spillZones(analysed: AnalysedInstance, file: RecordFile, spans: Map<Zon
     z.findings = [];
     z.rulesetNotes = [];
     z.rulesetTodos = {};
+    const bytes = toBytes(z.inventory);
+    if (bytes !== null) readBackWhenRead(z, "inventory", inventories, inventories.appendBytes(bytes));
   }
+}
+
+/** Replaces `obj[key]` with a getter that reads the value back from `file` once, when first read. */
+function readBackWhenRead<O extends object, K extends keyof O>(obj: O, key: K, file: RecordFile, span: Span): void {
+  Object.defineProperty(obj, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = fromBytes<O[K]>(file.readBytes(span));
+      Object.defineProperty(obj, key, { value, configurable: true, enumerable: true, writable: true });
+      return value;
+    },
+    set(value: O[K]) {
+      Object.defineProperty(obj, key, { value, configurable: true, enumerable: true, writable: true });
+    },
+  });
 }
 
 /** A list of `length` items produced afresh by `items` each time it is walked. */

@@ -1,7 +1,7 @@
 // scan's report with its big lists on disk (estate/spill/scan.ts): byte for byte the report scanEstate keeps
 // in memory, split zones joined (their entries patched as they are read back), findings merged from one
 // sorted run per instance; and the JSON writer walks the lists without holding them.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -37,7 +37,9 @@ describe("scan report spilled to disk", () => {
     expect(inMemory.zones.some((z) => z.rulesetIn !== undefined)).toBe(true);
     const spilled = await scanEstateSpilled(opts(), dir);
     try {
-      expect(readdirSync(dir).sort()).toEqual(["findings.jsonl", "resources.jsonl", "zones.jsonl"]);
+      expect(readdirSync(dir).sort()).toEqual(["findings.jsonl", "inventories.bin", "resources.jsonl", "zones.jsonl"]);
+      // The zones' inventories wait on disk too (the join reads the split zone's back).
+      expect(statSync(path.join(dir, "inventories.bin")).size).toBeGreaterThan(0);
       expect(renderJson(spilled.report)).toBe(renderJson(inMemory));
       // Walked twice (a second --format): the same lists again.
       expect(JSON.stringify(wholeReport(spilled.report))).toBe(JSON.stringify(inMemory));
