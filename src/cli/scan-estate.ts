@@ -13,6 +13,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { EstateRun } from "./estate-run.js";
 import { relativeRoot, toolVersion } from "./io.js";
 import type { CommonArgs } from "./options.js";
+import { boundHeapGrowth } from "./v8-heap.js";
 import { loadCliEstate, rulesetRootsOf, scanCliEstate } from "./workspace.js";
 
 /** A scan's report, what --fail-on needs of it, and every root's path (this shard's or not). */
@@ -34,6 +35,8 @@ export async function scanCliReport(argv: CommonArgs, cwd: string, run: EstateRu
     return inMemory(report, estate.allRootPaths);
   }
   const dir = spillDir();
+  // The live heap stays small from here on: V8 need not let the heap grow to 4x it.
+  if (dir !== null) boundHeapGrowth();
   if (dir === null) {
     const { report, allRootPaths } = await scanCliEstate(argv, cwd, run, options);
     return inMemory(report, allRootPaths);
