@@ -146,6 +146,8 @@ function releaseIfLast(pending: Pending, spec: InstanceSpec): void {
   const sub = pending.perRoot.get(spec.root);
   if (sub) pending.reader?.release(sub);
   pending.perRoot.delete(spec.root);
+  // The root (and through its node, its configuration) is not held by the set of roots read either.
+  pending.expanded.delete(spec.root);
 }
 
 /** The input errors as reported: positioned, a module two roots share reporting once, each on one line. */

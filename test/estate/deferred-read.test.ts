@@ -4,53 +4,50 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { TESTDATA } from "../support/cli.js";
 import { ESTATE_STATES } from "../support/estate.js";
-
-const reads: string[] = [];
-vi.mock("../../src/terraform/config/load.js", async (importOriginal) => {
-  const orig = await importOriginal<typeof import("../../src/terraform/config/load.js")>();
-  return {
-    ...orig,
-    loadModuleDir: async (dir: string, files: string[], opts: Parameters<typeof orig.loadModuleDir>[2]) => {
-      reads.push(`${opts.mode ?? "full"} ${dir}`);
-      return orig.loadModuleDir(dir, files, opts);
-    },
-  };
-});
-
-const { loadEstate, streamEstate } = await import("../../src/estate/load.js");
+import { loadEstate, streamEstate } from "../../src/estate/load.js";
 
 const ESTATE = path.join(TESTDATA, "estate");
 const noStdin = async () => Buffer.alloc(0);
-const rel = (line: string) => line.replace(ESTATE + path.sep, "").replace(ESTATE, ".");
 
 const work = mkdtempSync(path.join(os.tmpdir(), "deferred-read-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("streamed estate: directories read at their roots' turn", () => {
-  it("reads a root's directories after the previous root's instances are handed over, a shared module once", async () => {
-    reads.length = 0;
-    const order: string[] = [];
-    await streamEstate({ paths: ["."], statePaths: [...ESTATE_STATES], cwd: ESTATE, readStdin: noStdin }, (i) => {
-      order.push(`instance ${i.root}:${i.workspace}`);
-      reads.push(`instance ${i.root}:${i.workspace}`);
-      return null;
+  it("reads a root's directory at its turn, and a module its roots share once", async () => {
+    // Seen from outside: a file changed while earlier roots are built is read as it is then; a shared
+    // module changed after its first root was built is not read again for the next.
+    const dir = path.join(work, "turns");
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    };
+    const pkg = (name: string) => `resource "cloudflare_waf_package" "${name}" {\n  zone_id    = "0123456789abcdef0123456789abcdef"\n  package_id = "p"\n}\n`;
+    write("modules/waf/main.tf", pkg("shared_before"));
+    write("stacks/a/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n`);
+    write("stacks/b/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n${pkg("b_before")}`);
+    const seen: string[] = [];
+    const o = { paths: ["."], statePaths: [], cwd: dir, readStdin: noStdin };
+    await streamEstate(o, (i) => {
+      seen.push(`${i.root}: ${i.ws.resources.map((r) => r.address).join(", ")}`);
+      if (i.root === "stacks/a") {
+        write("stacks/b/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n${pkg("b_after")}`);
+        write("modules/waf/main.tf", pkg("shared_after"));
+      }
     });
-    const log = reads.map(rel);
-    // Before any instance, directories are only probed for their module calls.
-    const first = log.findIndex((l) => l.startsWith("instance"));
-    expect(log.slice(0, first).every((l) => l.startsWith("probe "))).toBe(true);
-    // Each root's own directory is read (fast) right before its first instance.
-    for (const root of ["live/edge", "live/prod", "live/staging", "modules/legacy-waf/examples/basic"]) {
-      const at = log.indexOf(`fast ${root}`);
-      expect(at, root).toBeGreaterThan(first - 1);
-      expect(log.slice(at).find((l) => l.startsWith("instance")), root).toMatch(new RegExp(`^instance ${root}:`));
-    }
-    // The module prod, staging and basic share is read once, with prod (the first of them).
-    expect(log.filter((l) => l === "fast modules/legacy-waf")).toHaveLength(1);
-    expect(log.indexOf("fast modules/legacy-waf")).toBeLessThan(log.indexOf("instance live/prod:default"));
+    expect(seen).toEqual([
+      "stacks/a: module.waf.cloudflare_waf_package.shared_before",
+      "stacks/b: cloudflare_waf_package.b_after, module.waf.cloudflare_waf_package.shared_before",
+    ]);
+    // The eager read (plan, gate) reads every file before the first root.
+    write("stacks/b/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n${pkg("b_before")}`);
+    const eager = await loadEstate(o);
+    expect(eager.instances.map((i) => i.ws.resources.map((r) => r.address).join(", "))).toEqual([
+      "module.waf.cloudflare_waf_package.shared_after",
+      "cloudflare_waf_package.b_before, module.waf.cloudflare_waf_package.shared_after",
+    ]);
   });
 
   it("builds the instances loadEstate builds (the eager read)", async () => {
