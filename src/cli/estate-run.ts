@@ -83,7 +83,7 @@ export async function pullRootStates(run: EstateRun, roots: readonly PullRoot[],
 }
 
 /** The report as this run gives it: with `shard` recorded when the run is one shard of a split. */
-export function recordShard<R extends Report>(run: EstateRun, report: R): R {
+export function recordShard<R extends object>(run: EstateRun, report: R): R {
   return run.shard ? { ...report, shard: { ...run.shard } } : report;
 }
 

@@ -1,6 +1,6 @@
 // Renders a report in the requested format to stdout or a file, and computes the exit code.
 import { pathToFileURL } from "node:url";
-import type { FailOn, InputError, Report } from "../core/model.js";
+import type { FailOn, InputError, Report, Severity, StreamedReport } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { errorPath } from "../core/report-paths.js";
 import { renderJsonChunks } from "../render/json.js";
@@ -36,10 +36,15 @@ export function registerRenderer(format: Format, renderer: Renderer): void {
   renderers[format] = renderer;
 }
 
+/**
+ * Writes the report in each requested format. A report whose lists are read back from disk (a large scan,
+ * estate/spill) is written as JSON item by item; the other formats get `whole()`, the report in memory.
+ */
 export async function emitReport(
-  report: Report,
-  opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>> },
+  report: Report | StreamedReport,
+  opts: { formats: string[]; output?: string; title: string; allowed: readonly Format[]; renderers?: Partial<Record<Format, Renderer>>; whole?: () => Report },
 ): Promise<void> {
+  const whole = opts.whole ?? (() => report as Report);
   // First, and whatever the format: a CI log shows stderr even when stdout goes to a SARIF file.
   writeReportInputErrors(report);
   const isTTY = process.stdout.isTTY === true;
@@ -48,14 +53,15 @@ export async function emitReport(
     const render = opts.renderers?.[t.format] ?? (await rendererFor(t.format));
     if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
     const color = t.file === null && shouldColor(isTTY, process.env);
-    const text = render(report, { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) });
+    const streamed = t.format === "json" && opts.renderers?.json === undefined;
+    const text = streamed ? renderJsonChunks(report) : render(whole(), { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) });
     if (t.file !== null) await writeReportFile(t.file, text);
     else await writeStdout(text);
   }
 }
 
 /** The report's input errors on stderr, named like every report names files: relative to the working directory (core/report-paths.ts). */
-export function writeReportInputErrors(report: Report): void {
+export function writeReportInputErrors(report: Pick<Report, "errors" | "root">): void {
   writeInputErrors(report.errors.map((e) => ({ ...e, file: errorPath(report, e) ?? e.file })));
 }
 
@@ -86,8 +92,13 @@ async function writeStdout(text: string | Iterable<string>): Promise<void> {
 
 /** 2 when input could not be read, else 1 when a finding trips --fail-on, else 0. */
 export function exitCodeFor(report: Report, failOn: FailOn): number {
-  if (report.errors.length > 0) return EXIT_INPUT;
-  return report.findings.some((f) => tripsFailOn(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+  return exitCodeOf(report.errors.length, new Set(report.findings.map((f) => f.severity)), failOn);
+}
+
+/** exitCodeFor from the number of input errors and the findings' severities. */
+export function exitCodeOf(inputErrors: number, severities: ReadonlySet<Severity>, failOn: FailOn): number {
+  if (inputErrors > 0) return EXIT_INPUT;
+  return [...severities].some((s) => tripsFailOn(s, failOn)) ? EXIT_FINDINGS : EXIT_OK;
 }
 
 /** A directory as the absolute `file:` URI SARIF's originalUriBaseIds wants (ending in `/`). */

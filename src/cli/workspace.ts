@@ -2,7 +2,7 @@
 // stderr for long scans and the hidden --full-parse escape hatch.
 import type { Progress, WorkspaceOptions } from "../terraform/inventory/workspace.js";
 import { loadEstate, type Estate, type EstateOptions } from "../estate/load.js";
-import { scanEstate } from "../estate/scan.js";
+import { scanEstate, type EstateScanOptions } from "../estate/scan.js";
 import type { AnalyzeOptions } from "../core/analyze.js";
 import type { Report } from "../core/model.js";
 import { pullRootStates, shardFilter, type EstateRun } from "./estate-run.js";
@@ -21,9 +21,15 @@ export async function loadCliEstate(argv: CommonArgs, cwd: string = process.cwd(
  * The scan report, the estate read and analysed one instance at a time (estate/scan.ts); with the same progress
  * bar, options, shard and pulled states as loadCliEstate, and --ruleset-root checked against its roots.
  */
-export async function scanCliEstate(argv: CommonArgs, cwd: string, run: EstateRun | null, analyze: AnalyzeOptions): Promise<{ report: Report; allRootPaths: string[] }> {
+export async function scanCliEstate<T = { report: Report; allRootPaths: string[] }>(
+  argv: CommonArgs,
+  cwd: string,
+  run: EstateRun | null,
+  analyze: AnalyzeOptions,
+  scan: (opts: EstateScanOptions) => Promise<T> = scanEstate as (opts: EstateScanOptions) => Promise<T>,
+): Promise<T> {
   return withProgressBar(argv, (onProgress) =>
-    scanEstate({
+    scan({
       ...loadOptions(argv, cwd),
       onProgress,
       ...(run ? estateRunOptions(run, cwd) : {}),

@@ -114,16 +114,20 @@ export function finding(
 
 /** Deterministic order: by severity (errors first), zone, file, line, code, address. */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort(
-    (a, b) =>
-      RANK[b.severity] - RANK[a.severity] ||
-      cmp(a.zoneId, b.zoneId) ||
-      cmp(a.file, b.file) ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      cmp(a.code, b.code) ||
-      cmp(a.address, b.address) ||
-      cmp(a.root ?? null, b.root ?? null) ||
-      cmp(a.workspace ?? null, b.workspace ?? null),
+  return [...findings].sort(compareFindings);
+}
+
+/** The order sortFindings gives (a stable sort by it). */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    RANK[b.severity] - RANK[a.severity] ||
+    cmp(a.zoneId, b.zoneId) ||
+    cmp(a.file, b.file) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    cmp(a.code, b.code) ||
+    cmp(a.address, b.address) ||
+    cmp(a.root ?? null, b.root ?? null) ||
+    cmp(a.workspace ?? null, b.workspace ?? null)
   );
 }
 

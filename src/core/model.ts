@@ -439,6 +439,18 @@ export interface Report {
   shard?: { index: number; count: number };
 }
 
+/** One of a report's lists as a writer walks it: an array, or items read back one at a time (estate/spill). */
+export interface ReportList<T> extends Iterable<T> {
+  readonly length: number;
+}
+
+/** A report whose big lists may be read back item by item when written (a large estate's scan): same JSON. */
+export type StreamedReport = Omit<Report, "resources" | "zones" | "findings"> & {
+  resources: ReportList<ReportResource>;
+  zones: ReportList<ZoneReport>;
+  findings: ReportList<Finding>;
+};
+
 /** A resource as the report lists it: the inventory entry without its attribute values. */
 export type ReportResource = Pick<InventoryResource, "address" | "type" | "file" | "line" | "zoneId" | "inConfig" | "inState"> & {
   /** The block's count/for_each gives no instance: listed, nothing of it evaluated. */

@@ -27,7 +27,7 @@ export function reportPath(report: Report, file: string): string {
  * named as the user typed it, relative to the working directory. A path that already starts with `root/`
  * is taken as one of those and not joined a second time.
  */
-export function errorPath(report: Report, e: InputError): string | null {
+export function errorPath(report: Pick<Report, "root">, e: InputError): string | null {
   const f = toSlashes(e.file);
   if (f === "" || /^<.*>$/.test(f)) return null;
   const root = toSlashes(report.root ?? ".").replace(/\/+$/, "");

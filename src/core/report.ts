@@ -1,7 +1,7 @@
 // Assembles the JSON report (DESIGN.md section 4) from the inventory and the analysis. Pure.
 import type { AnalysisResult } from "./analyze.js";
 import { sortFindings } from "./findings.js";
-import type { Finding, InputError, InventoryResource, PlanStep, Report, ReportResource, ReportRoot } from "./model.js";
+import type { Finding, InputError, InventoryResource, PlanStep, Report, ReportResource, ReportRoot, StreamedReport } from "./model.js";
 import { compareText } from "./text-order.js";
 
 export const TOOL_NAME = "cf-waf-migrate";
@@ -59,6 +59,11 @@ export function buildReport(input: {
   };
   if (input.planSteps) report.plan = { steps: input.planSteps };
   return report;
+}
+
+/** A report whose lists are read back item by item (estate/spill), with its lists in memory: the same report. */
+export function wholeReport<R extends StreamedReport>(report: R): Omit<R, "resources" | "zones" | "findings"> & Report {
+  return { ...report, resources: [...report.resources], zones: [...report.zones], findings: [...report.findings] };
 }
 
 /** Input errors by file, then line (what `merge` re-sorts shard reports with). */

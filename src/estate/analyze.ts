@@ -7,7 +7,7 @@ import { analyze, analyzeZone, zoneAnchor, type AnalysisResult, type AnalyzeOpti
 import { finding, sortFindings } from "../core/findings.js";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import type { Finding } from "../core/model.js";
+import type { Finding, ZoneReport } from "../core/model.js";
 import { ownValue } from "../core/null-proto.js";
 import { comparePaths } from "./instances.js";
 import { instanceName, workspaceOrder } from "./order.js";
@@ -78,11 +78,32 @@ export function analyzeInstance(input: InstanceInput, opts: EstateAnalyzeOptions
   };
 }
 
-/** The estate's analysis from its instances' (in instance order): split zones joined, zones and findings sorted. */
-export function joinInstances(analysed: AnalysedInstance[], opts: EstateAnalyzeOptions = {}): EstateAnalysis {
+/** What joining a split zone changes in one of its entries: the owner's ruleset, the others' pointer to it. */
+export type ZonePatch =
+  | { owner: true; ruleset: ZoneReport["ruleset"]; compatible: ZoneReport["compatible"]; phase1: ZoneReport["phase1"] }
+  | { owner: false; rulesetIn: { root: string; workspace: string } };
+
+/** Applies a split zone's join to one of its entries (the owner gets the joined ruleset; the others lose their rules and import). */
+export function patchZone(zone: ZoneReport, patch: ZonePatch): void {
+  if (patch.owner) {
+    zone.ruleset = patch.ruleset;
+    zone.compatible = patch.compatible;
+    zone.phase1 = patch.phase1;
+    return;
+  }
+  zone.ruleset = { ...zone.ruleset, rules: [] };
+  zone.imports = [];
+  zone.rulesetIn = patch.rulesetIn;
+}
+
+/**
+ * The estate's analysis from its instances' (in instance order): split zones joined, zones and findings sorted.
+ * `patch` applies a split zone's join to an entry (a caller that keeps its zones' entries elsewhere records it).
+ */
+export function joinInstances(analysed: AnalysedInstance[], opts: EstateAnalyzeOptions = {}, patch: (zone: ZoneReport, p: ZonePatch) => void = patchZone): EstateAnalysis {
   const { rulesetRoots, ...common } = opts;
   const instances = analysed.map((a) => a.instance);
-  const splitFindings = joinSplitZones(instances, analysed.map((a) => a.input), common, rulesetRoots ?? {});
+  const splitFindings = joinSplitZones(instances, analysed.map((a) => a.input), common, rulesetRoots ?? {}, patch);
   const zones = instances
     .flatMap((i) => i.analysis.zones)
     .sort((a, b) => compareText(a.zone.zoneId, b.zone.zoneId) || comparePaths(a.zone.root!, b.zone.root!) || workspaceOrder(a.zone.workspace!, b.zone.workspace!));
@@ -101,7 +122,13 @@ interface Entry {
  * hold: one owner gets the ruleset built from every instance's share and the import; the others' entries
  * lose their rules and import and point at the owner. Returns the ZONE_SPLIT_ACROSS_ROOTS findings.
  */
-function joinSplitZones(instances: InstanceAnalysis[], inputs: AnalysedInstance["input"][], opts: AnalyzeOptions, rulesetRoots: Record<string, string>): Finding[] {
+function joinSplitZones(
+  instances: InstanceAnalysis[],
+  inputs: AnalysedInstance["input"][],
+  opts: AnalyzeOptions,
+  rulesetRoots: Record<string, string>,
+  patch: (zone: ZoneReport, p: ZonePatch) => void,
+): Finding[] {
   const byZone = new Map<string, Entry[]>();
   instances.forEach((instance, i) => {
     for (const zone of instance.analysis.zones) {
@@ -122,17 +149,13 @@ function joinSplitZones(instances: InstanceAnalysis[], inputs: AnalysedInstance[
       stateKnown: owner.input.stateKnown,
       rulesetResourceNames: { [zoneId]: owner.zone.rulesetResourceName },
     });
-    owner.zone.zone.ruleset = joined.zone.ruleset;
-    owner.zone.zone.compatible = joined.zone.compatible;
-    owner.zone.zone.phase1 = joined.zone.phase1;
+    patch(owner.zone.zone, { owner: true, ruleset: joined.zone.ruleset, compatible: joined.zone.compatible, phase1: joined.zone.phase1 });
     owner.zone.rulesetNotes = joined.rulesetNotes;
     owner.zone.rulesetTodos = joined.rulesetTodos;
     const ownerAt = { root: owner.instance.root, workspace: owner.instance.workspace };
     for (const e of entries) {
       if (e === owner) continue;
-      e.zone.zone.ruleset = { ...e.zone.zone.ruleset, rules: [] };
-      e.zone.zone.imports = [];
-      e.zone.zone.rulesetIn = ownerAt;
+      patch(e.zone.zone, { owner: false, rulesetIn: ownerAt });
       // The ruleset id is asked for once, where the import is.
       e.instance.analysis.findings = e.instance.analysis.findings.filter((f) => !(f.code === "RULESET_ID_UNKNOWN" && f.zoneId === zoneId));
     }

@@ -10,6 +10,8 @@ import { locateAttributeErrors } from "../terraform/hcl/attribute-position.js";
 import { buildInventory } from "../terraform/inventory/inventory.js";
 import { forgottenAddresses } from "../terraform/inventory/forgotten.js";
 import { buildConfigTree, type ConfigTree } from "../terraform/config/modules.js";
+import { DeferredReader } from "../terraform/config/deferred.js";
+import { createJudge } from "../terraform/parse-pool/pool.js";
 import { readDomain } from "../terraform/readers/index.js";
 import { EvaluationContext } from "../terraform/config/resolve.js";
 import type { StateRead } from "../terraform/state/read.js";
@@ -100,26 +102,52 @@ export async function streamEstate<T>(opts: EstateOptions, each: (instance: Esta
   const errors: InputError[] = [];
   // Awaited here: the opened estate without the tree (the value a continuation resumes with stays alive while it runs).
   const { base, roots, allRootPaths, pending } = await openForStream(opts, errors);
-  const kept: T[] = [];
-  for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
-    kept.push(each(buildInstance(pending, spec, errors)));
-    releaseIfLast(pending, spec);
+  try {
+    const kept: T[] = [];
+    for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
+      await readRootIfFirst(pending, spec, errors);
+      kept.push(each(buildInstance(pending, spec, errors)));
+      releaseIfLast(pending, spec);
+    }
+    await pending.reader?.finish(errors);
+    return { base, roots, allRootPaths, instances: kept, errors: await finishErrors(errors, base) };
+  } finally {
+    await pending.judge?.close();
   }
-  return { base, roots, allRootPaths, instances: kept, errors: await finishErrors(errors, base) };
 }
 
-/** What streamEstate holds of an opened estate: no reference to the whole tree, each root's subtree until its turn is over. */
+/**
+ * What streamEstate holds of an opened estate: no reference to the whole tree, each root's subtree until its
+ * turn is over. The directories that matter are read when their roots' turn comes (config/deferred.ts), so
+ * the whole tree's configuration is never in memory at once.
+ */
 async function openForStream(opts: EstateOptions, errors: InputError[]) {
-  const { base, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors);
-  return { base, roots: roots.map((r) => ({ path: r.path, dir: r.dir })), allRootPaths, pending: { base, specs, perRoot, rootVariables } };
+  const { base, tree, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors, true);
+  const judge = tree.deferred ? createJudge() : null;
+  const reader = tree.deferred && judge ? new DeferredReader(tree.deferred, base, judge, perRoot.values()) : null;
+  return { base, roots: roots.map((r) => ({ path: r.path, dir: r.dir })), allRootPaths, pending: { base, specs, perRoot, rootVariables, reader, judge, expanded: new Set<EstateRoot>() } };
+}
+
+type Pending = { specs: InstanceSpec[]; perRoot: Map<EstateRoot, ConfigTree>; reader: DeferredReader | null; expanded: Set<EstateRoot> };
+
+/** A root's first instance: its deferred directories are read (its other workspaces share them). */
+async function readRootIfFirst(pending: Pending, spec: InstanceSpec, errors: InputError[]): Promise<void> {
+  if (!pending.reader || pending.expanded.has(spec.root)) return;
+  pending.expanded.add(spec.root);
+  pending.perRoot.set(spec.root, await pending.reader.expand(pending.perRoot.get(spec.root)!, errors));
 }
 
 /**
  * After a root's last instance, its subtree goes. Its own function: a value read here (the root, and
  * through it the root's configuration) must not linger in the loop's frame while the next roots are built.
  */
-function releaseIfLast(pending: { specs: InstanceSpec[]; perRoot: Map<EstateRoot, ConfigTree> }, spec: InstanceSpec): void {
-  if (pending.specs[0]?.root !== spec.root) pending.perRoot.delete(spec.root);
+function releaseIfLast(pending: Pending, spec: InstanceSpec): void {
+  if (pending.specs[0]?.root === spec.root) return;
+  const sub = pending.perRoot.get(spec.root);
+  if (sub) pending.reader?.release(sub);
+  pending.perRoot.delete(spec.root);
+  // The root (and through its node, its configuration) is not held by the set of roots read either.
+  pending.expanded.delete(spec.root);
 }
 
 /** The input errors as reported: positioned, a module two roots share reporting once, each on one line. */
@@ -150,8 +178,8 @@ interface OpenedEstate {
 }
 
 /** Everything read before the instances are built: the configuration, the states and who owns them, root variables. */
-async function openEstate(opts: EstateOptions, errors: InputError[]): Promise<OpenedEstate> {
-  const { base, tree } = await readConfiguration(opts, errors);
+async function openEstate(opts: EstateOptions, errors: InputError[], defer = false): Promise<OpenedEstate> {
+  const { base, tree } = await readConfiguration(opts, errors, defer);
   const allRoots = estateRoots(tree, base);
   const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;
   const kept = new Set(roots);

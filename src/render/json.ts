@@ -1,28 +1,37 @@
 // The JSON report, schemaVersion 1 (docs/report-format.md). The text is exactly
 // `JSON.stringify(report, null, 2)`; `renderJsonChunks` yields it piece by piece (one array element at a
 // time), so a report of a hundred thousand resources is written without holding one giant string.
-import type { Report } from "../core/model.js";
+// A report whose lists are read back from disk (estate/spill) is written the same way, one item at a time.
+import type { Report, ReportList, StreamedReport } from "../core/model.js";
 
-export function renderJson(report: Report): string {
+export function renderJson(report: Report | StreamedReport): string {
   return [...renderJsonChunks(report)].join("");
 }
 
-export function* renderJsonChunks(report: Report): Generator<string> {
+export function* renderJsonChunks(report: Report | StreamedReport): Generator<string> {
   const entries = Object.entries(report).filter(([, v]) => v !== undefined);
   yield "{";
   let first = true;
   for (const [key, value] of entries) {
     yield `${first ? "" : ","}\n  ${JSON.stringify(key)}: `;
     first = false;
-    if (Array.isArray(value) && value.length > 0) {
+    if (isList(value) && value.length > 0) {
       yield "[";
-      for (let i = 0; i < value.length; i++) yield `${i ? "," : ""}\n    ${indent(JSON.stringify(value[i], null, 2), "    ")}`;
+      let i = 0;
+      for (const item of value) yield `${i++ ? "," : ""}\n    ${indent(JSON.stringify(item, null, 2), "    ")}`;
       yield "\n  ]";
+    } else if (isList(value)) {
+      yield "[]";
     } else {
       yield indent(JSON.stringify(value, null, 2), "  ");
     }
   }
   yield entries.length ? "\n}\n" : "}\n";
+}
+
+/** An array, or a list read back item by item (it has a length and can be walked). */
+function isList(value: unknown): value is ReportList<unknown> {
+  return Array.isArray(value) || (typeof value === "object" && value !== null && Symbol.iterator in value && typeof (value as { length?: unknown }).length === "number");
 }
 
 /** Indents every line after the first: the value continues a line already indented by the caller. */

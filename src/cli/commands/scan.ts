@@ -3,7 +3,9 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { scanCliReport } from "../scan-estate.js";
 import { parseFailOn, parseZonePlans, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
-import { emitReport, exitCodeFor } from "../report-output.js";
+import { emitReport, exitCodeOf } from "../report-output.js";
+import { wholeReport } from "../../core/report.js";
+import type { Report } from "../../core/model.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
@@ -23,10 +25,17 @@ export const scanCommand: CommandModule<object, CommonArgs & OnlineArgs & Estate
     const failOn = parseFailOn(argv["fail-on"], "never");
     const zonePlans = parseZonePlans(argv["zone-plan"]);
     const session = onlineSessionFromArgs(argv);
-    const { report, allRootPaths } = await scanCliReport(argv, process.cwd(), run, { zonePlans }, session);
-    const shown = recordShard(run, report);
-    await emitReport(shown, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS });
-    process.exitCode = exitCodeFor(shown, failOn);
-    await writeSummaryFile(run, shown, failOn, allRootPaths);
+    const outcome = await scanCliReport(argv, process.cwd(), run, { zonePlans }, session);
+    try {
+      const shown = recordShard(run, outcome.report);
+      // JSON is written item by item from the scan's spill; another format or the summary file reads it whole, once.
+      let held: Report | undefined;
+      const whole = () => (held ??= wholeReport(shown));
+      await emitReport(shown, { formats: argv.format, output: argv.output, title: "scan", allowed: FORMATS, whole });
+      process.exitCode = exitCodeOf(shown.errors.length, outcome.severities, failOn);
+      if (run.summaryFile !== null) await writeSummaryFile(run, whole(), failOn, outcome.allRootPaths);
+    } finally {
+      outcome.dispose();
+    }
   },
 };

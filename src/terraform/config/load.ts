@@ -99,10 +99,14 @@ export interface LoadOptions {
    * `modules`: module calls and terraform blocks only, everything else skipped over.
    * `structure`: as `modules`, and every file's top-level blocks are listed (so `resources` names every
    *   resource, without its body): what the searches of the repository around a run need.
+   * `probe`: what the tree needs before a directory's turn (a streamed estate reads the directories that
+   *   matter later, with `fast`): `modules` when no file may hold a Cloudflare resource; else only the
+   *   module calls of the files that may declare one, nothing else parsed and no error kept (the later
+   *   read reports them).
    * In `fast` and `modules`, `resources` lists every resource, but only the types the tool reads
    * (core/legacy-types.ts `isRelevant`) with their body; the others are `skipped` (body `{}`).
    */
-  mode?: "full" | "auto" | "fast" | "modules" | "structure";
+  mode?: "full" | "auto" | "fast" | "modules" | "structure" | "probe";
   /** hcl2json, on this thread or in workers (parse-pool). Default: on this thread. */
   judge?: HclJudge;
   /** Called after each file with its size in UTF-16 code units (≈ bytes). */
@@ -151,12 +155,16 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
     }),
   );
   const mayHold = texts.some((t) => t.text !== null && mayHoldCloudflare(t.text));
-  const mode = requested === "auto" ? (mayHold ? "fast" : "modules") : requested;
-  mod.readAs = mode;
+  const mode = requested === "auto" ? (mayHold ? "fast" : "modules") : requested === "probe" ? (mayHold ? "calls" : "modules") : requested;
+  mod.readAs = mode === "calls" ? "modules" : mode;
   mod.mayHoldCloudflare = mayHold;
-  const parse = (display: string, text: string): Promise<ParseOutcome> => {
+  const parse = (display: string, text: string): Promise<ParseOutcome | null> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);
     if (mode === "structure") return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    if (mode === "calls") {
+      if (!display.endsWith(".json") && !mayDeclareTreeBlock(text)) return Promise.resolve(null);
+      return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    }
     if (mode === "modules") {
       // Only module calls (and terraform blocks) are wanted here: a file that cannot declare one is only
       // skimmed for its structure and resource lines (most of a big tree's unrelated files).
@@ -175,6 +183,7 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
       }
       const outcome = await parse(display, text);
       opts.onFile?.(text.length);
+      if (outcome === null) return { errors, parsed: null };
       return outcome.ok ? { errors, parsed: outcome.parsed } : { errors: [...errors, outcome.error], parsed: null };
     }),
   );
@@ -182,6 +191,7 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
     mod.errors.push(...o.errors);
     if (o.parsed) extract(o.parsed, mod);
   }
+  if (mode === "calls") mod.errors = [];
   return mod;
 }
 

@@ -36,6 +36,19 @@ export interface ConfigTree {
   nodes: ModuleNode[];
   remoteModules: RemoteModule[];
   errors: InputError[];
+  /**
+   * `defer`: the directories that matter, read so far only for their module calls (`probe`); each is read
+   * when a root that reaches it is built (config/deferred.ts). Absent: every directory is read.
+   */
+  deferred?: Map<string, DeferredDir>;
+}
+
+/** A directory whose read waits for its roots' turn. */
+export interface DeferredDir {
+  /** Its configuration files (a scanned directory); null: listed again when read (a module outside the paths). */
+  files: string[] | null;
+  /** Its errors are the run's (every scanned directory's are; a module outside the paths' once a root reaches it). */
+  reported: boolean;
 }
 
 export interface Progress {
@@ -59,6 +72,11 @@ export interface BuildOptions {
   judge?: HclJudge;
   /** Called after each file is read. `filesTotal` grows when module directories outside the scanned paths are found. */
   onProgress?: (p: Progress) => void;
+  /**
+   * Read the directories that matter only for their module calls now, and fully when their roots are built
+   * (`ConfigTree.deferred`): the whole tree's configuration is never in memory at once. Not with `fullParse`.
+   */
+  defer?: boolean;
 }
 
 /** Module nesting deeper than this is a cycle in practice (a module that calls itself through a path). */
@@ -89,16 +107,19 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
       opts.onProgress?.({ ...progress });
     },
   };
-  const firstMode = opts.fullParse ? "full" : opts.structureOnly ? "structure" : "auto";
+  // A structure-only read never defers: it reads no bodies to begin with.
+  const defer = opts.defer === true && !opts.fullParse && !opts.structureOnly;
+  const firstMode = opts.fullParse ? "full" : opts.structureOnly ? "structure" : defer ? "probe" : "auto";
 
   const dirs = new Map<string, ModuleDir>();
+  const deferred = new Map<string, DeferredDir>();
   const loaded = await mapLimit(discovery.dirs, DIRS_IN_FLIGHT, (d) => loadModuleDir(d.dir, d.files, { ...load, mode: firstMode }));
   discovery.dirs.forEach((d, i) => dirs.set(d.dir, loaded[i]!));
 
   // Module directories outside the scanned paths, read on first use. Their errors are reported when the
   // tree reaches them, as a full parse does.
   const outside = new Map<string, ModuleDir | null>();
-  const readOutside = async (dir: string, mode: "full" | "auto" | "fast" | "structure", again = false): Promise<ModuleDir | null> => {
+  const readOutside = async (dir: string, mode: "full" | "auto" | "fast" | "structure" | "probe", again = false): Promise<ModuleDir | null> => {
     let names: string[];
     try {
       names = (await readdir(dir)).filter(isConfigFile).sort();
@@ -117,16 +138,21 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
       const mod = queue.shift()!;
       for (const target of localTargets(mod)) {
         if (dirs.has(target) || outside.has(target)) continue;
-        const child = await readOutside(target, "auto");
+        const child = await readOutside(target, defer ? "probe" : "auto");
         outside.set(target, child);
         if (child) queue.push(child);
       }
     }
     const all = new Map<string, ModuleDir>([...dirs, ...[...outside].filter((e): e is [string, ModuleDir] => e[1] !== null)]);
     const matters = mattering(all);
+    if (defer) {
+      for (const dir of all.keys()) {
+        if (matters.has(dir)) deferred.set(dir, { files: dirs.has(dir) ? discovery.dirs.find((d) => d.dir === dir)!.files : null, reported: dirs.has(dir) });
+      }
+    }
     // A directory that only calls modules that matter was read for its module calls alone: read it again
     // for its variables and locals, which resolve the values passed down.
-    for (const [dir, mod] of all) {
+    for (const [dir, mod] of defer ? [] : all) {
       if (!matters.has(dir) || mod.readAs !== "modules") continue;
       const files = dirs.has(dir) ? discovery.dirs.find((d) => d.dir === dir)!.files : null;
       const again = files ? await loadModuleDir(dir, files, { ...load, onFile: undefined, mode: "fast" }) : await readOutside(dir, "fast", true);
@@ -137,7 +163,8 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
   }
 
   const errors: InputError[] = [];
-  for (const mod of dirs.values()) errors.push(...mod.errors);
+  // A deferred directory's errors come when it is read.
+  for (const mod of dirs.values()) if (!deferred.has(mod.dir)) errors.push(...mod.errors);
 
   // A discovered directory called by another one is a module, not a root.
   const called = new Set<string>();
@@ -148,14 +175,14 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
   }
   const rootDirs = [...dirs.keys()].filter((d) => !called.has(d));
 
-  const tree: ConfigTree = { roots: [], nodes: [], remoteModules: [], errors };
+  const tree: ConfigTree = { roots: [], nodes: [], remoteModules: [], errors, ...(defer ? { deferred } : {}) };
   const reported = new Set<string>();
   const loadCalled = async (dir: string, call: ModuleCall): Promise<ModuleDir | null> => {
     const known = dirs.get(dir);
     if (known) return known;
     let mod = outside.get(dir);
     if (mod === undefined) {
-      mod = await readOutside(dir, firstMode);
+      mod = await readOutside(dir, opts.fullParse ? "full" : opts.structureOnly ? "structure" : "auto");
       outside.set(dir, mod);
     }
     if (!mod) {
@@ -164,7 +191,9 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     }
     if (!reported.has(dir)) {
       reported.add(dir);
-      errors.push(...mod.errors);
+      const later = deferred.get(dir);
+      if (later) later.reported = true;
+      else errors.push(...mod.errors);
     }
     return mod;
   };

@@ -1,0 +1,17 @@
+// An offline scan bounds V8's heap growth (src/cli/v8-heap.ts) unless the user chose one.
+import { describe, expect, it } from "vitest";
+import { HEAP_GROWING_PERCENT, userChoseHeapGrowth } from "../../src/cli/v8-heap.js";
+
+describe("heap growth of an offline scan", () => {
+  it("is 1.5x the live heap", () => {
+    expect(HEAP_GROWING_PERCENT).toBe(50);
+  });
+
+  it("is the user's when node's command line or NODE_OPTIONS names one, in either spelling", () => {
+    expect(userChoseHeapGrowth([], undefined)).toBe(false);
+    expect(userChoseHeapGrowth(["--max-old-space-size=4096"], "--enable-source-maps")).toBe(false);
+    expect(userChoseHeapGrowth(["--heap-growing-percent=0"], undefined)).toBe(true);
+    expect(userChoseHeapGrowth([], "--enable-source-maps --heap_growing_percent=20")).toBe(true);
+    expect(userChoseHeapGrowth(["--heap-growing-percent"], undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,70 @@
+// The spill's record files and the merge of sorted runs (estate/spill/records.ts, kmerge.ts).
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mergeSorted } from "../../../src/estate/spill/kmerge.js";
+import { RecordFile } from "../../../src/estate/spill/records.js";
+
+let dir: string;
+beforeEach(() => void (dir = mkdtempSync(path.join(os.tmpdir(), "records-test-"))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("record file", () => {
+  it("reads back every record of a span, whatever the buffer size (records and UTF-8 characters cut across reads)", () => {
+    const file = new RecordFile(path.join(dir, "r.jsonl"));
+    const values = [{ a: "zoné ☃ 𝄞", n: 1 }, "line\nbreak", null, [1, 2, { b: "x".repeat(100) }], { "": -0.5 }];
+    const spans = values.map((v) => file.append(v));
+    for (const size of [1, 3, 7, 64, 1 << 14]) {
+      expect([...file.records({ start: 0, end: file.offset }, size)]).toEqual(JSON.parse(JSON.stringify(values)));
+    }
+    expect([...file.records({ start: spans[1]!.start, end: spans[3]!.end }, 5)]).toEqual(["line\nbreak", null, [1, 2, { b: "x".repeat(100) }]]);
+    expect(file.read(spans[0]!)).toEqual(values[0]);
+    expect(file.read(spans[4]!)).toEqual({ "": -0.5 });
+    file.close();
+  });
+
+  it("reads what was appended after an earlier read (the write buffer is flushed first)", () => {
+    const file = new RecordFile(path.join(dir, "r.jsonl"));
+    const first = file.append({ x: 1 });
+    expect(file.read(first)).toEqual({ x: 1 });
+    const second = file.append({ x: 2 });
+    expect([...file.records({ start: first.start, end: second.end })]).toEqual([{ x: 1 }, { x: 2 }]);
+    file.close();
+  });
+});
+
+describe("merge of sorted runs", () => {
+  it("gives the stable sort of the runs' concatenation: ties keep run order", () => {
+    const runs = [
+      [
+        { k: 1, id: "a1" },
+        { k: 3, id: "a3" },
+        { k: 3, id: "a3b" },
+      ],
+      [],
+      [
+        { k: 1, id: "c1" },
+        { k: 2, id: "c2" },
+        { k: 3, id: "c3" },
+      ],
+      [{ k: 0, id: "d0" }],
+    ];
+    const cmp = (a: { k: number }, b: { k: number }) => a.k - b.k;
+    const merged = [...mergeSorted(runs, cmp)].map((x) => x.id);
+    expect(merged).toEqual(runs.flat().sort(cmp).map((x) => x.id));
+    expect([...mergeSorted([], cmp)]).toEqual([]);
+  });
+
+  it("matches a stable sort on random runs", () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let t = 0; t < 50; t++) {
+      const runs = Array.from({ length: 1 + Math.floor(rand() * 6) }, (_, r) =>
+        Array.from({ length: Math.floor(rand() * 20) }, (_, i) => ({ k: Math.floor(rand() * 5), id: `${r}.${i}` })).sort((a, b) => a.k - b.k),
+      );
+      const cmp = (a: { k: number }, b: { k: number }) => a.k - b.k;
+      expect([...mergeSorted(runs, cmp)].map((x) => x.id)).toEqual(runs.flat().sort(cmp).map((x) => x.id));
+    }
+  });
+});
