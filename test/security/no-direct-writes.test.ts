@@ -11,6 +11,7 @@ const ALLOWED: Record<string, string> = {
   "src/sandbox/fs-sync.ts": "the provider double's account, mirror and RPC trace: temporary file, fsync, rename (sync: one RPC per event-loop turn); whole-line appends",
   "src/apply/rehearsal-copy.ts": "the rehearsal's throwaway copy: two files created in a fresh mkdtemp directory (its local state and backend override), never in the user's tree",
   "src/online/ledger.ts": "the migration ledger: append-only JSON lines, each fsynced before the next request (an append never replaces what is there)",
+  "src/estate/spill/records.ts": "the scan's spill: records appended to new files (wx) of a fresh private mkdtemp directory (0700) under the system's temporary directory, removed at the end; never in the user's tree",
 };
 
 /**

@@ -18,7 +18,7 @@ export class RecordFile {
   private size = 0;
 
   constructor(file: string) {
-    this.fd = openSync(file, "w+", 0o600);
+    this.fd = openSync(file, "wx+", 0o600);
   }
 
   /** Current end of the file (what the next record's span starts at). */
