@@ -54,18 +54,25 @@ export async function readLargeState(file: string, display: string, opts: Stream
   const chunkSize = opts.chunkSize ?? 16 * 1024 * 1024;
   const reader = new StateReader(display, opts.keep);
   try {
-    let carry: Buffer = Buffer.alloc(0);
-    let base = 0; // file offset of carry[0]
+    // One buffer for the whole read: the unconsumed tail of a chunk (an item cut by its end) moves to the
+    // front and the next chunk is read after it. It grows only for an item longer than a chunk.
+    let buf = Buffer.allocUnsafe(2 * chunkSize);
+    let carry = 0; // bytes at the front of buf not consumed yet
+    let base = 0; // file offset of buf[0]
     for (;;) {
-      const buf = Buffer.allocUnsafe(carry.length + chunkSize);
-      carry.copy(buf, 0);
-      const { bytesRead } = await fh.read(buf, carry.length, chunkSize, null);
-      const data = buf.subarray(0, carry.length + bytesRead);
+      if (carry + chunkSize > buf.length) {
+        const bigger = Buffer.allocUnsafe(carry + chunkSize);
+        buf.copy(bigger, 0, 0, carry);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, carry, chunkSize, null);
+      const data = buf.subarray(0, carry + bytesRead);
       const eof = bytesRead === 0;
       const used = reader.feed(data, base, eof);
       if (reader.stopped) break;
       if (eof) throw new StateSyntaxError(base + data.length, "state is truncated (unexpected end of JSON)", true);
-      carry = Buffer.from(data.subarray(used));
+      carry = data.length - used;
+      buf.copy(buf, 0, used, data.length);
       base += used;
     }
     return reader.result();
