@@ -127,6 +127,20 @@ describe("streaming state reader: entries in Terraform's layout", () => {
     expect(await readLargeState(file(text), "s", { chunkSize: 1 << 20 })).toEqual(parseStateText(text, "s"));
   });
 
+  it("skips an entry by its head only when no later `type` or `mode` can change it", async () => {
+    // JSON.parse keeps the last of a key given twice: an entry whose head names a skipped type but whose
+    // later "type" names a kept one is kept, as the one-piece reader keeps it.
+    const text = state().replace('"name": "web",', '"name": "web",\n      "type": "cloudflare_zone",');
+    const all = parseStateText(text, "s");
+    if (!all.ok) throw new Error("fixture");
+    const wanted = all.state.instances.filter((i) => isRelevant(i.mode, i.type));
+    expect(wanted.map((i) => i.address)).toContain("cloudflare_zone.web");
+    for (const chunkSize of [5, 97, 1 << 20]) {
+      const kept = await readLargeState(file(text), "s", { chunkSize, keep: isRelevant });
+      expect(kept.ok && kept.state.instances).toEqual(wanted);
+    }
+  });
+
   it("reports a syntax error in a kept entry where the byte walk does", async () => {
     const text = state().replace('"rule_id": "1"', '"rule_id": "1",,');
     const out = await readLargeState(file(text), "s", { keep: isRelevant });

@@ -222,8 +222,18 @@ class StateReader {
             this.failure = addV4Resource(parseSlice(data, i, end, base) as Record<string, unknown>, this.instances) ?? "malformed resource entry in state";
             return end;
           }
-          // A kept entry in Terraform's own layout is parsed once, without walking its bytes first.
-          const byLayout = this.layout.usable ? this.keptByLayout(data, i) : null;
+          // Most entries are told by their head (`mode` and `type` come first): one that is not kept is
+          // walked to its end without looking at its keys; a kept one in Terraform's own layout is parsed
+          // once, without walking its bytes first.
+          const head = scanEntry(data, i, true);
+          const kept = head === null || head.type === null ? null : !this.keep || this.keep(head.mode === "data" ? "data" : "managed", head.type);
+          const skip = kept === false ? skippedEntryEnd(data, head!.end) : NOT_SKIPPED;
+          if (skip !== NOT_SKIPPED) {
+            this.afterItem = true;
+            i = skip;
+            break;
+          }
+          const byLayout = kept === true && this.layout.usable ? this.keptByLayout(data, i) : null;
           if (byLayout) {
             const err = addV4Resource(byLayout.value, this.instances);
             if (err) {
@@ -264,17 +274,13 @@ class StateReader {
    * out otherwise stops the fast path after a few misses, so no entry is searched twice for long.
    */
   private keptByLayout(d: Buffer, i: number): { value: Record<string, unknown>; end: number } | null {
-    const head = scanEntry(d, i, true);
-    if (head === null || head.type === null) return null;
-    if (this.keep && !this.keep(head.mode === "data" ? "data" : "managed", head.type)) return null;
-    const window = d.subarray(i, Math.min(d.length, i + LAYOUT_WINDOW));
-    const close = window.indexOf(ENTRY_CLOSE);
-    if (close < 0) {
+    const close = d.indexOf(ENTRY_CLOSE, i);
+    if (close < 0 || close - i > LAYOUT_WINDOW) {
       // Cut by the chunk's end (read again with the next chunk), or not Terraform's layout.
       if (i + LAYOUT_WINDOW <= d.length && ++this.layout.misses > LAYOUT_MISSES) this.layout.usable = false;
       return null;
     }
-    const end = i + close + ENTRY_CLOSE.length;
+    const end = close + ENTRY_CLOSE.length;
     let value: unknown;
     try {
       value = JSON.parse(d.toString("utf8", i, end));
@@ -372,7 +378,7 @@ function valueEnd(d: Buffer, i: number, base: number): number {
 /**
  * One `resources[]` entry (an object at `i`): its end, and its `mode` and `type` when they are plain
  * strings at the entry's own level. null when the data ends first. `headOnly`: stop as soon as both are
- * known (end -1), or give null when a nested value comes first.
+ * known (`end` is then just past them, inside the entry), or give null when a nested value comes first.
  */
 function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode: string | null; type: string | null } | null {
   let depth = 0;
@@ -389,7 +395,8 @@ function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode:
       if (e < 0) return null;
       if (depth === 1) {
         if (expectKey) {
-          key = e - j <= 12 ? d.toString("latin1", j + 1, e - 1) : null;
+          // Compared as bytes: an escaped spelling is another key, as it was when it was read as latin1.
+          key = e - j === 6 ? (isBytes(d, j + 1, "type") ? "type" : isBytes(d, j + 1, "mode") ? "mode" : null) : null;
           expectKey = false;
         } else if (key === "type" || key === "mode") {
           const raw = d.toString("latin1", j + 1, e - 1);
@@ -398,7 +405,7 @@ function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode:
           if (key === "type") type = v;
           else mode = v;
           // Terraform writes `mode` and `type` first: the head is all a caller deciding what to keep needs.
-          if (headOnly && mode !== null && type !== null) return { end: -1, mode, type };
+          if (headOnly && mode !== null && type !== null) return { end: e, mode, type };
         }
       }
       j = e;
@@ -416,6 +423,41 @@ function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode:
     j++;
   }
   return null;
+}
+
+function isBytes(d: Buffer, at: number, word: "type" | "mode"): boolean {
+  return d[at] === word.charCodeAt(0) && d[at + 1] === word.charCodeAt(1) && d[at + 2] === word.charCodeAt(2) && d[at + 3] === word.charCodeAt(3);
+}
+
+/** The entry is to be read by the whole walk (`scanEntry`). */
+const NOT_SKIPPED = -1;
+
+/**
+ * The end of an entry that its head says is not kept, walked from `i` just past the head (strings
+ * skipped, escapes honoured): one tight loop, no call per string. NOT_SKIPPED when the data ends first,
+ * or when a string "type" or "mode" comes later at the entry's own level: a key given twice counts with
+ * its last value (as in JSON.parse), so the whole walk decides.
+ */
+function skippedEntryEnd(d: Buffer, i: number): number {
+  const n = d.length;
+  let depth = 1;
+  let j = i;
+  while (j < n) {
+    const x = d[j++]!;
+    if (x === Q) {
+      if (depth === 1 && d[j + 4] === Q && (isBytes(d, j, "type") || isBytes(d, j, "mode"))) return NOT_SKIPPED;
+      for (;;) {
+        if (j >= n) return NOT_SKIPPED;
+        const y = d[j++]!;
+        if (y === Q) break;
+        if (y === BS) j++;
+      }
+    } else if (x === LB || x === LK) depth++;
+    else if (x === RB || x === RK) {
+      if (--depth === 0) return j;
+    }
+  }
+  return NOT_SKIPPED;
 }
 
 function decodeString(d: Buffer, s: number, e: number, base: number): string {
