@@ -79,6 +79,16 @@ describe("state reader", () => {
     expect(out.error.message).not.toMatch(/\n/);
   });
 
+  it("takes a resource name that is a Terraform identifier, ASCII or not, and no other", () => {
+    // Names are checked by an ASCII pattern first and by the Unicode one (ID_Start, ID_Continue) after.
+    const entry = (name: string) => `{"version": 4, "resources": [{"mode": "managed", "type": "cloudflare_waf_rule", "name": ${JSON.stringify(name)}, "instances": [{"index_key": "k", "attributes": {}}]}]}`;
+    for (const name of ["r", "_r-1", "café", "Δ_2", "名前"]) {
+      const out = parseStateText(entry(name), "s");
+      expect(out.ok && out.state.instances.map((i) => [i.address, i.configAddress, i.indexKey])).toEqual([[`cloudflare_waf_rule.${name}["k"]`, `cloudflare_waf_rule.${name}`, "k"]]);
+    }
+    for (const name of ["1r", "-r", "r.x", "r x", "", "r\u00a0"]) expect(parseStateText(entry(name), "s")).toMatchObject({ ok: false, error: { message: expect.stringMatching(/malformed resource/) } });
+  });
+
   it("gives the line of a JSON syntax error", () => {
     const out = parseStateText('{\n  "version": 4,\n  "resources": [}\n', "bad.tfstate");
     expect(!out.ok && out.error.line).toBe(3);
