@@ -432,30 +432,37 @@ function isBytes(d: Buffer, at: number, word: "type" | "mode"): boolean {
 /** The entry is to be read by the whole walk (`scanEntry`). */
 const NOT_SKIPPED = -1;
 
+/** What a byte is to the walk of a skipped entry: 0 nothing, 1 a string's quote, 2 an opening bracket, 3 a closing one. */
+const STRUCTURE = new Uint8Array(256);
+STRUCTURE[Q] = 1;
+STRUCTURE[LB] = STRUCTURE[LK] = 2;
+STRUCTURE[RB] = STRUCTURE[RK] = 3;
+
 /**
- * The end of an entry that its head says is not kept, walked from `i` just past the head (strings
- * skipped, escapes honoured): one tight loop, no call per string. NOT_SKIPPED when the data ends first,
- * or when a string "type" or "mode" comes later at the entry's own level: a key given twice counts with
- * its last value (as in JSON.parse), so the whole walk decides.
+ * The end of an entry that its head says is not kept, walked from `i` just past the head: one table
+ * look-up per byte outside strings, strings jumped over by `stringEnd` (a native search for the quote).
+ * NOT_SKIPPED when the data ends first, or when a string "type" or "mode" comes later at the entry's own
+ * level: a key given twice counts with its last value (as in JSON.parse), so the whole walk decides.
  */
 function skippedEntryEnd(d: Buffer, i: number): number {
   const n = d.length;
   let depth = 1;
   let j = i;
   while (j < n) {
-    const x = d[j++]!;
-    if (x === Q) {
-      if (depth === 1 && d[j + 4] === Q && (isBytes(d, j, "type") || isBytes(d, j, "mode"))) return NOT_SKIPPED;
-      for (;;) {
-        if (j >= n) return NOT_SKIPPED;
-        const y = d[j++]!;
-        if (y === Q) break;
-        if (y === BS) j++;
-      }
-    } else if (x === LB || x === LK) depth++;
-    else if (x === RB || x === RK) {
-      if (--depth === 0) return j;
+    const c = STRUCTURE[d[j]!]!;
+    if (c === 0) {
+      j++;
+      continue;
     }
+    if (c === 1) {
+      if (depth === 1 && d[j + 5] === Q && (isBytes(d, j + 1, "type") || isBytes(d, j + 1, "mode"))) return NOT_SKIPPED;
+      j = stringEnd(d, j);
+      if (j < 0) return NOT_SKIPPED;
+      continue;
+    }
+    j++;
+    if (c === 2) depth++;
+    else if (--depth === 0) return j;
   }
   return NOT_SKIPPED;
 }
