@@ -89,6 +89,27 @@ describe("state reader", () => {
     for (const name of ["1r", "-r", "r.x", "r x", "", "r\u00a0"]) expect(parseStateText(entry(name), "s")).toMatchObject({ ok: false, error: { message: expect.stringMatching(/malformed resource/) } });
   });
 
+  it("gives each instance its address and every instance of a resource one config address", () => {
+    const text = JSON.stringify({
+      version: 4,
+      resources: [
+        { module: 'module.waf["shop"].module.inner[0]', mode: "managed", type: "cloudflare_waf_rule", name: "r", instances: [{ index_key: 'a"b ${x}', attributes: {} }, { index_key: 3, attributes: {} }, { deposed: "d", attributes: {} }] },
+        { mode: "data", type: "cloudflare_waf_packages", name: "p", instances: [{ attributes: {} }] },
+        { module: "module.m", mode: "managed", type: "cloudflare_zone", name: "z", instances: [{ attributes: {} }] },
+      ],
+    });
+    const out = parseStateText(text, "s");
+    expect(out.ok && out.state.instances.map((i) => [i.address, i.configAddress, i.module, i.indexKey])).toEqual([
+      ['module.waf["shop"].module.inner[0].cloudflare_waf_rule.r["a\\"b $${x}"]', "module.waf.module.inner.cloudflare_waf_rule.r", 'module.waf["shop"].module.inner[0]', 'a"b ${x}'],
+      ['module.waf["shop"].module.inner[0].cloudflare_waf_rule.r[3]', "module.waf.module.inner.cloudflare_waf_rule.r", 'module.waf["shop"].module.inner[0]', 3],
+      ["data.cloudflare_waf_packages.p", "data.cloudflare_waf_packages.p", "", undefined],
+      ["module.m.cloudflare_zone.z", "module.m.cloudflare_zone.z", "module.m", undefined],
+    ]);
+    // No key, no indexKey property at all (JSON output stays as it was).
+    expect(out.ok && Object.keys(out.state.instances[2]!)).toEqual(["address", "configAddress", "module", "mode", "type", "name", "attributes", "schemaVersion", "provider"]);
+    expect(out.ok && Object.keys(out.state.instances[0]!)).toEqual(["address", "configAddress", "module", "mode", "type", "name", "indexKey", "attributes", "schemaVersion", "provider"]);
+  });
+
   it("gives the line of a JSON syntax error", () => {
     const out = parseStateText('{\n  "version": 4,\n  "resources": [}\n', "bad.tfstate");
     expect(!out.ok && out.error.line).toBe(3);

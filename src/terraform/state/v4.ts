@@ -1,7 +1,7 @@
 // What a state read yields, and the reading of one v4 `resources[]` entry: shared by the whole-document
 // reader (state.ts) and the streaming reader (state-stream.ts), which state.ts loads on demand. Kept apart
 // so that neither reader imports the other for it.
-import { configAddressOf, formatAddress, parseModulePath, type IndexKey, type ParsedAddress } from "../../core/address.js";
+import { configAddressOf, formatAddress, formatIndexKey, parseModulePath, type IndexKey, type ParsedAddress } from "../../core/address.js";
 import type { InputError } from "../../core/model.js";
 
 export interface StateInstance {
@@ -57,24 +57,26 @@ export function addV4Resource(r: Record<string, unknown>, out: StateInstance[]):
     return `malformed module path ${JSON.stringify(module)} in state`;
   }
   const provider = typeof r.provider === "string" ? r.provider : null;
-  // The same for every instance of the resource (instance keys dropped).
+  // The same for every instance of the resource: its address without a key (an instance's key comes last,
+  // so its address is this one and the key), and the config address (every instance key dropped).
+  const resource: ParsedAddress = { modules, mode, type, name };
+  let unkeyed: string | null = null;
   let configAddress: string | null = null;
   for (const inst of (Array.isArray(r.instances) ? r.instances : []) as Record<string, unknown>[]) {
     if (inst?.deposed) continue; // a deposed object is not an instance of its own in `state list`
     const key = inst?.index_key;
     // count keys are whole numbers; anything else cannot be a Terraform instance key.
     if (typeof key === "number" && !(Number.isSafeInteger(key) && key >= 0)) return `malformed index_key ${key} of ${type}.${name} in state`;
-    const parsed: ParsedAddress = { modules, mode, type, name };
-    configAddress ??= configAddressOf(parsed);
+    unkeyed ??= formatAddress(resource);
+    configAddress ??= configAddressOf(resource);
     const attributes = attributesOf(inst);
     const schemaVersion = typeof inst?.schema_version === "number" ? inst.schema_version : null;
     // Two literals rather than a spread of the optional key: same properties in the same order, built
     // without copying (this runs once per instance of a state that may hold hundreds of thousands).
     if (typeof key === "number" || typeof key === "string") {
-      parsed.key = key;
-      out.push({ address: formatAddress(parsed), configAddress, module, mode, type, name, indexKey: key, attributes, schemaVersion, provider });
+      out.push({ address: unkeyed + formatIndexKey(key), configAddress, module, mode, type, name, indexKey: key, attributes, schemaVersion, provider });
     } else {
-      out.push({ address: formatAddress(parsed), configAddress, module, mode, type, name, attributes, schemaVersion, provider });
+      out.push({ address: unkeyed, configAddress, module, mode, type, name, attributes, schemaVersion, provider });
     }
   }
   return null;
