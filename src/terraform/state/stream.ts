@@ -53,26 +53,35 @@ export async function readLargeState(file: string, display: string, opts: Stream
   const fh = await open(file, "r");
   const chunkSize = opts.chunkSize ?? 16 * 1024 * 1024;
   const reader = new StateReader(display, opts.keep);
+  // Two buffers in turn: the next chunk is read into one (by libuv's thread pool) while the other is
+  // parsed. A chunk lands after `slack` bytes, where the unconsumed tail of the chunk before (an item cut
+  // by its end) is copied, so that the two are one run of bytes; a longer tail takes a buffer of its own.
+  const slack = Math.min(chunkSize, 1024 * 1024);
+  const bufs = [Buffer.allocUnsafe(slack + chunkSize), Buffer.allocUnsafe(slack + chunkSize)] as const;
+  let turn = 0;
+  let pending: Promise<{ bytesRead: number }> | null = fh.read(bufs[turn], slack, chunkSize, null);
   try {
-    // One buffer for the whole read: the unconsumed tail of a chunk (an item cut by its end) moves to the
-    // front and the next chunk is read after it. It grows only for an item longer than a chunk.
-    let buf = Buffer.allocUnsafe(2 * chunkSize);
-    let carry = 0; // bytes at the front of buf not consumed yet
-    let base = 0; // file offset of buf[0]
+    let carry: Buffer = Buffer.alloc(0);
+    let base = 0; // file offset of the data fed
     for (;;) {
-      if (carry + chunkSize > buf.length) {
-        const bigger = Buffer.allocUnsafe(carry + chunkSize);
-        buf.copy(bigger, 0, 0, carry);
-        buf = bigger;
+      const { bytesRead } = await pending!;
+      pending = null;
+      const buf = bufs[turn];
+      let data: Buffer;
+      if (carry.length <= slack) {
+        carry.copy(buf, slack - carry.length);
+        data = buf.subarray(slack - carry.length, slack + bytesRead);
+      } else {
+        data = Buffer.concat([carry, buf.subarray(slack, slack + bytesRead)]);
       }
-      const { bytesRead } = await fh.read(buf, carry, chunkSize, null);
-      const data = buf.subarray(0, carry + bytesRead);
       const eof = bytesRead === 0;
+      // The other buffer's tail was copied out above: it takes the next chunk while this one is parsed.
+      turn ^= 1;
+      if (!eof) pending = fh.read(bufs[turn], slack, chunkSize, null);
       const used = reader.feed(data, base, eof);
       if (reader.stopped) break;
       if (eof) throw new StateSyntaxError(base + data.length, "state is truncated (unexpected end of JSON)", true);
-      carry = data.length - used;
-      buf.copy(buf, 0, used, data.length);
+      carry = data.subarray(used);
       base += used;
     }
     return reader.result();
@@ -80,6 +89,8 @@ export async function readLargeState(file: string, display: string, opts: Stream
     if (e instanceof StateSyntaxError) return { ok: false, error: { file: display, ...(await positionInFile(file, e.offset)), message: e.message } };
     throw e;
   } finally {
+    // A read still under way writes through the handle: let it end before the handle closes.
+    await pending?.catch(() => undefined);
     await fh.close();
   }
 }
