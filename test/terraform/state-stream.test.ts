@@ -73,6 +73,24 @@ describe("streaming state reader", () => {
     expect(out.error.message).not.toMatch(/\n/);
   });
 
+  it.each([
+    ["type of a kept entry", '"type": "cloudflare_waf_group"', '"type": "cloudflare_waf_\u0001group"'],
+    ["type of a skipped entry", '"type": "aws_instance"', '"type": "aws_\u0001instance"'],
+    ["mode", '"mode": "data"', '"mode": "da\u0001ta"'],
+  ])("refuses a raw control character in the %s with its line, without throwing", async (_what, from, to) => {
+    // The file holds the control character raw (JSON.stringify would escape it), which JSON refuses.
+    const text = state().replace(from, to);
+    expect(text).toContain("\u0001");
+    const line = text.split("\n").findIndex((l) => l.includes("\u0001")) + 1;
+    for (const keep of [undefined, isRelevant]) {
+      for (const chunkSize of [7, 1 << 20]) {
+        const out = await readLargeState(file(text), "s", { keep, chunkSize });
+        expect(out).toMatchObject({ ok: false, error: { file: "s", line, message: expect.stringMatching(/^state is not valid JSON/) } });
+      }
+      expect(readStateBuffer(Buffer.from(text), "s", { keep })).toMatchObject({ ok: false, error: { line } });
+    }
+  });
+
   it("gives the line of a syntax error", async () => {
     const out = await readLargeState(file('{\n  "version": 4,\n  "resources": [}\n'), "s");
     expect(!out.ok && "error" in out && out.error.line).toBe(3);

@@ -401,6 +401,7 @@ function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode:
   let key: string | null = null;
   let mode: string | null = null;
   let type: string | null = null;
+  let undecodable = false;
   while (j < n) {
     const x = d[j]!;
     if (x === Q) {
@@ -413,9 +414,13 @@ function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode:
           expectKey = false;
         } else if (key === "type" || key === "mode") {
           const raw = d.toString("latin1", j + 1, e - 1);
-          // Escapes (or non-ASCII) in a type name: decode properly.
-          const v = raw.includes("\\") || /[^\x20-\x7e]/.test(raw) ? (JSON.parse(d.toString("utf8", j, e)) as string) : raw;
-          if (key === "type") type = v;
+          // Escapes (or non-ASCII) in a type name: decode properly. A string JSON refuses (a raw control
+          // character) names no type: the entry is parsed whole, and the parse says where it is wrong.
+          const v = raw.includes("\\") || /[^\x20-\x7e]/.test(raw) ? decodedOrNull(d, j, e) : raw;
+          if (v === null) {
+            if (headOnly) return null;
+            undecodable = true;
+          } else if (key === "type") type = v;
           else mode = v;
           // Terraform writes `mode` and `type` first: the head is all a caller deciding what to keep needs.
           if (headOnly && mode !== null && type !== null) return { end: e, mode, type };
@@ -431,11 +436,20 @@ function scanEntry(d: Buffer, i: number, headOnly = false): { end: number; mode:
       else if (headOnly) return null;
     } else if (x === RB || x === RK) {
       depth--;
-      if (depth === 0) return { end: j + 1, mode, type };
+      if (depth === 0) return { end: j + 1, mode, type: undecodable ? null : type };
     } else if (x === COMMA && depth === 1) expectKey = true;
     j++;
   }
   return null;
+}
+
+/** The JSON string from `s` to `e` decoded, or null when JSON refuses it. */
+function decodedOrNull(d: Buffer, s: number, e: number): string | null {
+  try {
+    return JSON.parse(d.toString("utf8", s, e)) as string;
+  } catch {
+    return null;
+  }
 }
 
 function isBytes(d: Buffer, at: number, word: "type" | "mode"): boolean {
