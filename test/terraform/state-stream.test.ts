@@ -73,6 +73,24 @@ describe("streaming state reader", () => {
     expect(out.error.message).not.toMatch(/\n/);
   });
 
+  it.each([
+    ["type of a kept entry", '"type": "cloudflare_waf_group"', '"type": "cloudflare_waf_\u0001group"'],
+    ["type of a skipped entry", '"type": "aws_instance"', '"type": "aws_\u0001instance"'],
+    ["mode", '"mode": "data"', '"mode": "da\u0001ta"'],
+  ])("refuses a raw control character in the %s with its line, without throwing", async (_what, from, to) => {
+    // The file holds the control character raw (JSON.stringify would escape it), which JSON refuses.
+    const text = state().replace(from, to);
+    expect(text).toContain("\u0001");
+    const line = text.split("\n").findIndex((l) => l.includes("\u0001")) + 1;
+    for (const keep of [undefined, isRelevant]) {
+      for (const chunkSize of [7, 1 << 20]) {
+        const out = await readLargeState(file(text), "s", { keep, chunkSize });
+        expect(out).toMatchObject({ ok: false, error: { file: "s", line, message: expect.stringMatching(/^state is not valid JSON/) } });
+      }
+      expect(readStateBuffer(Buffer.from(text), "s", { keep })).toMatchObject({ ok: false, error: { line } });
+    }
+  });
+
   it("gives the line of a syntax error", async () => {
     const out = await readLargeState(file('{\n  "version": 4,\n  "resources": [}\n'), "s");
     expect(!out.ok && "error" in out && out.error.line).toBe(3);
@@ -125,6 +143,20 @@ describe("streaming state reader: entries in Terraform's layout", () => {
     const text = state().replace('"tags": {\n              "a": "b"\n            }', '"tags": {\n    "a": "b"\n    }');
     expect(text).toContain('\n    "a": "b"\n    }');
     expect(await readLargeState(file(text), "s", { chunkSize: 1 << 20 })).toEqual(parseStateText(text, "s"));
+  });
+
+  it("skips an entry by its head only when no later `type` or `mode` can change it", async () => {
+    // JSON.parse keeps the last of a key given twice: an entry whose head names a skipped type but whose
+    // later "type" names a kept one is kept, as the one-piece reader keeps it.
+    const text = state().replace('"name": "web",', '"name": "web",\n      "type": "cloudflare_zone",');
+    const all = parseStateText(text, "s");
+    if (!all.ok) throw new Error("fixture");
+    const wanted = all.state.instances.filter((i) => isRelevant(i.mode, i.type));
+    expect(wanted.map((i) => i.address)).toContain("cloudflare_zone.web");
+    for (const chunkSize of [5, 97, 1 << 20]) {
+      const kept = await readLargeState(file(text), "s", { chunkSize, keep: isRelevant });
+      expect(kept.ok && kept.state.instances).toEqual(wanted);
+    }
   });
 
   it("reports a syntax error in a kept entry where the byte walk does", async () => {

@@ -79,6 +79,37 @@ describe("state reader", () => {
     expect(out.error.message).not.toMatch(/\n/);
   });
 
+  it("takes a resource name that is a Terraform identifier, ASCII or not, and no other", () => {
+    // Names are checked by an ASCII pattern first and by the Unicode one (ID_Start, ID_Continue) after.
+    const entry = (name: string) => `{"version": 4, "resources": [{"mode": "managed", "type": "cloudflare_waf_rule", "name": ${JSON.stringify(name)}, "instances": [{"index_key": "k", "attributes": {}}]}]}`;
+    for (const name of ["r", "_r-1", "café", "Δ_2", "名前"]) {
+      const out = parseStateText(entry(name), "s");
+      expect(out.ok && out.state.instances.map((i) => [i.address, i.configAddress, i.indexKey])).toEqual([[`cloudflare_waf_rule.${name}["k"]`, `cloudflare_waf_rule.${name}`, "k"]]);
+    }
+    for (const name of ["1r", "-r", "r.x", "r x", "", "r\u00a0"]) expect(parseStateText(entry(name), "s")).toMatchObject({ ok: false, error: { message: expect.stringMatching(/malformed resource/) } });
+  });
+
+  it("gives each instance its address and every instance of a resource one config address", () => {
+    const text = JSON.stringify({
+      version: 4,
+      resources: [
+        { module: 'module.waf["shop"].module.inner[0]', mode: "managed", type: "cloudflare_waf_rule", name: "r", instances: [{ index_key: 'a"b ${x}', attributes: {} }, { index_key: 3, attributes: {} }, { deposed: "d", attributes: {} }] },
+        { mode: "data", type: "cloudflare_waf_packages", name: "p", instances: [{ attributes: {} }] },
+        { module: "module.m", mode: "managed", type: "cloudflare_zone", name: "z", instances: [{ attributes: {} }] },
+      ],
+    });
+    const out = parseStateText(text, "s");
+    expect(out.ok && out.state.instances.map((i) => [i.address, i.configAddress, i.module, i.indexKey])).toEqual([
+      ['module.waf["shop"].module.inner[0].cloudflare_waf_rule.r["a\\"b $${x}"]', "module.waf.module.inner.cloudflare_waf_rule.r", 'module.waf["shop"].module.inner[0]', 'a"b ${x}'],
+      ['module.waf["shop"].module.inner[0].cloudflare_waf_rule.r[3]', "module.waf.module.inner.cloudflare_waf_rule.r", 'module.waf["shop"].module.inner[0]', 3],
+      ["data.cloudflare_waf_packages.p", "data.cloudflare_waf_packages.p", "", undefined],
+      ["module.m.cloudflare_zone.z", "module.m.cloudflare_zone.z", "module.m", undefined],
+    ]);
+    // No key, no indexKey property at all (JSON output stays as it was).
+    expect(out.ok && Object.keys(out.state.instances[2]!)).toEqual(["address", "configAddress", "module", "mode", "type", "name", "attributes", "schemaVersion", "provider"]);
+    expect(out.ok && Object.keys(out.state.instances[0]!)).toEqual(["address", "configAddress", "module", "mode", "type", "name", "indexKey", "attributes", "schemaVersion", "provider"]);
+  });
+
   it("gives the line of a JSON syntax error", () => {
     const out = parseStateText('{\n  "version": 4,\n  "resources": [}\n', "bad.tfstate");
     expect(!out.ok && out.error.line).toBe(3);
