@@ -91,6 +91,18 @@ describe("streaming state reader", () => {
     }
   });
 
+  it("words a syntax error inside a kept entry as the one-piece reader does, with no offset of V8's inside the entry", async () => {
+    // A trailing comma in an instance's attributes: JSON.parse of the entry refuses it.
+    const text = state().replace('"zone_id": "z"\n', '"zone_id": "z",\n');
+    const whole = parseStateText(text, "s");
+    expect(whole.ok).toBe(false);
+    for (const chunkSize of [7, 1 << 20]) {
+      const out = await readLargeState(file(text), "s", { chunkSize, keep: isRelevant });
+      expect(out).toEqual(whole);
+      if (!out.ok && "error" in out) expect(out.error.message).not.toMatch(/position \d/);
+    }
+  });
+
   it("gives the line of a syntax error", async () => {
     const out = await readLargeState(file('{\n  "version": 4,\n  "resources": [}\n'), "s");
     expect(!out.ok && "error" in out && out.error.line).toBe(3);

@@ -504,8 +504,9 @@ function parseSlice(d: Buffer, s: number, e: number, base: number): unknown {
   const text = d.toString("utf8", s, e);
   try {
     return JSON.parse(text);
-  } catch (err) {
-    // V8's message does not always give a position: find it with the positional reader.
+  } catch {
+    // V8's message gives an offset inside this slice, not the file's line and column: the positional reader
+    // finds the place and words it as the one-piece reader (read.ts) does for the same file.
     const pos = parseJsonWithPositions(text);
     let at = 0;
     if (!pos.ok) {
@@ -513,7 +514,7 @@ function parseSlice(d: Buffer, s: number, e: number, base: number): unknown {
       for (let l = 1; l < pos.line; l++) lineStart = text.indexOf("\n", lineStart) + 1;
       at = Buffer.byteLength(text.slice(0, lineStart + pos.column - 1));
     }
-    throw new StateSyntaxError(base + s + at, `state is not valid JSON: ${(err as Error).message.split("\n")[0]}`);
+    throw new StateSyntaxError(base + s + at, `state is not valid JSON: ${pos.ok ? "rejected by JSON.parse" : pos.message}`);
   }
 }
 
