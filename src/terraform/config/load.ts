@@ -75,9 +75,10 @@ export interface ModuleDir {
   errors: InputError[];
   /**
    * How the directory was read: `full` (hcl2json, every block), `fast` (the blocks the tool uses:
-   * Cloudflare resources it reads, module calls, variables, locals, terraform blocks) or `modules` (module
-   * calls and terraform blocks: no file of the directory can hold a Cloudflare resource). See
-   * `LoadOptions.mode`. In the last two, resources the tool does not read are listed without their body.
+   * Cloudflare resources it reads, module calls, variables, locals, terraform blocks), `modules` (module
+   * calls and terraform blocks: no file of the directory can hold a Cloudflare resource) or `structure`
+   * (module calls, and every resource by type and name without its body). See `LoadOptions.mode`. In
+   * `fast` and `modules`, resources the tool does not read are listed without their body.
    */
   readAs?: "full" | "fast" | "modules" | "structure";
   /** Some file of the directory may hold a Cloudflare resource (see hcl/prefilter.ts). */
