@@ -109,7 +109,9 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
   };
   // A structure-only read never defers: it reads no bodies to begin with.
   const defer = opts.defer === true && !opts.fullParse && !opts.structureOnly;
-  const firstMode = opts.fullParse ? "full" : opts.structureOnly ? "structure" : defer ? "probe" : "auto";
+  // How a directory is read when the tree reaches it; before the tree is built, a deferred read probes.
+  const readMode = opts.fullParse ? "full" : opts.structureOnly ? "structure" : "auto";
+  const firstMode = defer ? "probe" : readMode;
 
   const dirs = new Map<string, ModuleDir>();
   const deferred = new Map<string, DeferredDir>();
@@ -138,7 +140,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
       const mod = queue.shift()!;
       for (const target of localTargets(mod)) {
         if (dirs.has(target) || outside.has(target)) continue;
-        const child = await readOutside(target, defer ? "probe" : "auto");
+        const child = await readOutside(target, firstMode);
         outside.set(target, child);
         if (child) queue.push(child);
       }
@@ -182,7 +184,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     if (known) return known;
     let mod = outside.get(dir);
     if (mod === undefined) {
-      mod = await readOutside(dir, opts.fullParse ? "full" : opts.structureOnly ? "structure" : "auto");
+      mod = await readOutside(dir, readMode);
       outside.set(dir, mod);
     }
     if (!mod) {
