@@ -35,12 +35,12 @@ export async function scanCliReport(argv: CommonArgs, cwd: string, run: EstateRu
     return inMemory(report, estate.allRootPaths);
   }
   const dir = spillDir();
-  // The live heap stays small from here on: V8 need not let the heap grow to 4x it.
-  if (dir !== null) boundHeapGrowth();
   if (dir === null) {
     const { report, allRootPaths } = await scanCliEstate(argv, cwd, run, options);
     return inMemory(report, allRootPaths);
   }
+  // The live heap stays small from here on: V8 need not let the heap grow to 4x it.
+  boundHeapGrowth();
   try {
     const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled(opts, dir.path));
     return {
