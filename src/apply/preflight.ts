@@ -2,7 +2,7 @@
 // memory: it becomes the backup), read the configuration with that state (or --state FILE), analyse,
 // list the live state, and compute this root module's migration: the imports, the state removals and
 // the block edits. Every precondition is checked here, so a refusal leaves everything as it was.
-import { positionText } from "../core/position.js";
+import { withLine } from "../core/report-paths.js";
 import { collectProviderInfo, rulesetSyntaxMajor } from "../terraform/versions/providers.js";
 import { importRefusals } from "./version-check.js";
 import { rootVersionFits } from "../terraform/versions/root-versions.js";
@@ -109,7 +109,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   }
   const reasons = ws.errors.map((e) => {
     const file = fromPull && e.file === "<stdin>" ? `${cli.bin} state pull` : e.file;
-    return `${positionText(file, e.line, e.column)}: ${e.message}`;
+    return `${withLine(file, e.line, e.column)}: ${e.message}`;
   });
 
   const configRulesets = inputRecord<Ruleset>();
@@ -155,7 +155,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     if (ref.address !== ref.configAddress) instances[z.zone.zoneId] = ref.address;
     else if (repeated(ws, ref.address)) {
       unkeyed.push(
-        `${positionText(ref.file, ref.line)}: ${ref.configAddress} (zone ${z.zone.zoneId}) has count or for_each whose instances are not known offline, so the instance to import into is not known: give its variables (--var-file, --var) or write the resource without count/for_each, then run apply again`,
+        `${withLine(ref.file ?? "?", ref.line)}: ${ref.configAddress} (zone ${z.zone.zoneId}) has count or for_each whose instances are not known offline, so the instance to import into is not known: give its variables (--var-file, --var) or write the resource without count/for_each, then run apply again`,
       );
     }
   }
@@ -310,7 +310,7 @@ export async function planMigration(
   for (const f of removalSet.findings) {
     reasons.push(`${referenceLine(f)} (LEGACY_REFERENCE: apply refuses while a kept expression refers to a legacy WAF block; edit it, then run apply again)`);
   }
-  for (const e of removalSet.errors) reasons.push(`cannot read the input: ${positionText(e.file, e.line)}: ${e.message}`);
+  for (const e of removalSet.errors) reasons.push(`cannot read the input: ${withLine(e.file, e.line)}: ${e.message}`);
   const removal = await buildRemoval(ws.base, removalSet.targets);
   for (const r of removal.refused) reasons.push(`${r.file}: its legacy blocks cannot be removed safely (${r.reason}). Rewrite or delete those blocks by hand (and run no \`terraform apply\` meanwhile), then run apply again`);
 

@@ -3,7 +3,7 @@
 // nor in state already: terraform would create it at the next plan/apply (a second entry point for a zone
 // whose WAF another workspace or root manages, or a managed ruleset nobody asked for). Step 6's final plan
 // would show it, but only after the import and the state removals: so it is refused before any change.
-import { positionText } from "../core/position.js";
+import { withLine } from "../core/report-paths.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { ExistingRuleset } from "../core/model.js";
 import type { ImportTask } from "./types.js";
@@ -24,7 +24,7 @@ export function unplannedRulesetInstances(rulesets: readonly ExistingRuleset[], 
     const imported = instances.filter((r) => targets.has(r.ref.address)).map(show);
     const at = instances[0]!.ref;
     lines.push(
-      `${positionText(at.file, at.line)}: ${resource} has count or for_each, and this run imports only ${imported.join(", ")}: ` +
+      `${withLine(at.file ?? "?", at.line)}: ${resource} has count or for_each, and this run imports only ${imported.join(", ")}: ` +
         `${created.map(show).join(", ")} ${created.length === 1 ? "is" : "are"} neither imported by this run nor in this state, so terraform plan/apply here would create ${created.length === 1 ? "it" : "them"} ` +
         `(a second entry point for a zone whose WAF another workspace or root manages, or a managed ruleset nobody asked for). ` +
         `Write one resource per zone, without count/for_each, or give its count/for_each only the zones migrated here (for example filtered by terraform.workspace), then run apply again`,

@@ -4,7 +4,7 @@
 // root's), and after it they exempt nothing by themselves: a ruleset planned without them starts blocking
 // what they let through. Pure: the Terraform layer reads the other roots (estate/other-root-rules.ts), this
 // decides which of their rules concern this run's zones and says so.
-import { positionText } from "./position.js";
+import { withLine } from "./report-paths.js";
 import { isWafBypass, pageRuleBecomesSkip } from "./compat.js";
 import { finding } from "./findings.js";
 import { isLiteralZoneId } from "./import-id.js";
@@ -186,7 +186,7 @@ export function applyRefusals(scan: OtherRootScan, declared: (zoneId: string) =>
   const out: string[] = [];
   for (const b of scan.bypasses) {
     const ref = b.rule.value.ref;
-    const pos = positionText(ref.file, ref.line);
+    const pos = withLine(ref.file ?? "?", ref.line);
     if (b.match === "zone" && b.known && hasSkipRule(b, declared(b.zoneId!))) continue;
     const zone = b.match === "zone" ? `zone ${b.zoneId}, which this root migrates` : `zone ${b.zoneId ?? "not set"}, not known offline to be or not to be one this root migrates`;
     out.push(`${pos}: ${where(b)} ${effect(b)} for ${zone}, and this root's ruleset has no skip rule for it: after the migration it exempts nothing. ${APPLY_REMEDY(repository)}, or pass --accept-missing-skip-rules once you know it needs none`);

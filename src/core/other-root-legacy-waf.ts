@@ -5,7 +5,7 @@
 // ruleset, each apply overwriting the other), and it is built without that root's package settings (the core
 // rule set at the spec's Default row, settings the zone never had). Pure: estate/other-root-rules.ts reads
 // the other roots; this decides which of their legacy resources concern this run's zones and says so.
-import { positionText } from "./position.js";
+import { withLine } from "./report-paths.js";
 import { finding } from "./findings.js";
 import { MANAGED_PHASE } from "./mappings.js";
 import type { Finding, ResourceRef } from "./model.js";
@@ -106,7 +106,7 @@ export function legacyWafApplyRefusals(matches: readonly OtherRootLegacyWaf[], r
   for (const m of matches) {
     if (m.match === "maybe" && acceptUnknown) continue;
     const r = m.refs[0]!;
-    const pos = positionText(r.file, r.line);
+    const pos = withLine(r.file ?? "?", r.line);
     if (m.match === "zone") {
       out.push(`${pos}: root ${m.root} configures the legacy WAF of zone ${m.zoneId} (${addresses(m.refs)}), which this root would import the entry point ruleset of: its ruleset belongs with its legacy WAF (two roots would manage one ruleset). Plan the roots together (\`cf-waf-migrate plan ${repository} --out-dir DIR\`) and run the migrate.sh it writes for each root, in ESTATE.md's order`);
     } else {

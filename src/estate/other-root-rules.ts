@@ -4,7 +4,7 @@
 // roots whose tree configures `cloudflare_page_rule`, `cloudflare_firewall_rule` or a legacy WAF resource
 // (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) are loaded further, from
 // their configuration alone (their own variables files; no state, no analysis).
-import { positionText } from "../core/position.js";
+import { withLine } from "../core/report-paths.js";
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
@@ -55,7 +55,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
     const legacyWaf = [...d.packages, ...d.groups, ...d.rules, ...d.overrides].map((x) => rebase(x).ref);
     // Messages name files from the working directory, as the user types them.
     const typed = (file: string) => slash(path.relative(input.cwd, path.resolve(ws.base, file)));
-    const unreadable = ws.errors.map((e) => `${positionText(typed(e.file), e.line)}: ${e.message}`);
+    const unreadable = ws.errors.map((e) => `${withLine(typed(e.file), e.line)}: ${e.message}`);
     roots.push({
       root: slash(path.relative(input.cwd, dir)) || ".",
       firewallRules: ws.domain.firewallRules.map(rebase),

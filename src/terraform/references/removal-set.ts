@@ -1,7 +1,7 @@
 // What step 6 removes, for `plan` (legacy-removal.patch) and `apply` (its block edits) alike: the legacy
 // blocks, the outputs and locals whose only job is to expose or feed them (transitively, across module
 // outputs), and the LEGACY_REFERENCE findings for every other reference that would dangle.
-import { positionText } from "../../core/position.js";
+import { withLine } from "../../core/report-paths.js";
 import { finding, sortFindings } from "../../core/findings.js";
 import type { Finding, InputError } from "../../core/model.js";
 import { removalClosure, type DanglingReference, type GraphItem, type RemovedItem } from "../../core/references/closure.js";
@@ -191,5 +191,5 @@ export function describeExposing(e: ExposingItem): string {
 
 /** A LEGACY_REFERENCE finding as one line: `file:line: message`. */
 export function referenceLine(f: Finding): string {
-  return `${positionText(f.file, f.line)}: ${f.message}`;
+  return `${withLine(f.file ?? "?", f.line)}: ${f.message}`;
 }

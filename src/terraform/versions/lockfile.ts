@@ -8,7 +8,7 @@
 //
 // Parsed with @cdktn/hcl2json (the same HCL parser as Terraform); hcl2json has no source positions, so the
 // line of each provider block is found by locating its label in the text.
-import { positionText } from "../../core/position.js";
+import { withLine } from "../../core/report-paths.js";
 import { loadHcl2Json } from "../parse-pool/pool.js";
 import { readWholeFileFast } from "../hcl/whole-file.js";
 
@@ -31,7 +31,7 @@ export class LockFileError extends Error {
     readonly column: number | null,
     readonly detail: string,
   ) {
-    super(`${positionText(file, line, column)}: ${detail}`);
+    super(`${withLine(file, line, column)}: ${detail}`);
     this.name = "LockFileError";
   }
 }
