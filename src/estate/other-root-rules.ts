@@ -5,15 +5,19 @@
 // (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) are loaded further, from
 // their configuration alone (their own variables files; no state, no analysis).
 import { withLine } from "../core/report-paths.js";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
+import type { InputError, ResourceRef } from "../core/model.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
+import { mayHoldCloudflare, resourceHeadersOf } from "../terraform/hcl/prefilter.js";
 import { loadWorkspace } from "../terraform/inventory/workspace.js";
 import { rootNodeOf } from "./instances.js";
 import { searchTop } from "./module-callers.js";
 import { repositoryTreeReader, type RepositoryTree } from "./repository-tree.js";
 
-const SEARCHED_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule", ...LEGACY_WAF_RESOURCE_TYPES]);
+const LEGACY_TYPES = new Set<string>(LEGACY_WAF_RESOURCE_TYPES);
+const SEARCHED_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule", ...LEGACY_TYPES]);
 
 export interface OtherRootRulesResult {
   /** The directory searched (the repository), absolute. */
@@ -41,10 +45,22 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
   // What cannot be read at this level is found again below for the roots that matter, and reported there.
   const tree = await (input.repositoryTree ?? repositoryTreeReader())(top);
   const candidates = new Set<string>();
+  // The legacy WAF blocks each root declares, as the structure shows them (a block whose file then fails to
+  // load is still among them), or as the text of a file the structure pass could not read shows them.
+  const declared = new Map<string, ResourceRef[]>();
   for (const node of tree.nodes) {
-    if (!node.dir.resources.some((r) => r.mode === "managed" && SEARCHED_TYPES.has(r.type))) continue;
     const rootDir = path.resolve(rootNodeOf(node).dir.dir);
-    if (!own.has(rootDir)) candidates.add(rootDir);
+    if (own.has(rootDir)) continue;
+    const listed = node.dir.resources.filter((r) => r.mode === "managed").map((r) => ({ type: r.type, name: r.name, file: r.file, line: r.line }));
+    const found = [...listed, ...(await headersOfUnreadable(top, node.dir.errors))].filter((r) => SEARCHED_TYPES.has(r.type));
+    if (found.length === 0) continue;
+    candidates.add(rootDir);
+    for (const r of found) {
+      if (!LEGACY_TYPES.has(r.type)) continue;
+      const address = `${node.path ? `${node.path}.` : ""}${r.type}.${r.name}`;
+      const file = slash(path.relative(input.base, path.resolve(top, r.file)));
+      declared.set(rootDir, [...(declared.get(rootDir) ?? []), { address, configAddress: address, type: r.type, file, line: r.line, zoneId: null, inConfig: true, inState: false }]);
+    }
   }
   const roots: OtherRootRules[] = [];
   for (const dir of [...candidates].sort()) {
@@ -53,6 +69,12 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
     const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
     const d = ws.domain;
     const legacyWaf = [...d.packages, ...d.groups, ...d.rules, ...d.overrides].map((x) => rebase(x).ref);
+    // A root that cannot be read in full: the legacy WAF blocks the structure shows that its load did not give
+    // are kept with their zone not known (never taken for another zone, never dropped).
+    if (ws.errors.length) {
+      const read = new Set(legacyWaf.map((r) => r.configAddress));
+      legacyWaf.push(...(declared.get(dir) ?? []).filter((r) => !read.has(r.configAddress)));
+    }
     // Messages name files from the working directory, as the user types them.
     const typed = (file: string) => slash(path.relative(input.cwd, path.resolve(ws.base, file)));
     const unreadable = ws.errors.map((e) => `${withLine(typed(e.file), e.line)}: ${e.message}`);
@@ -65,6 +87,17 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
     });
   }
   return { top, roots };
+}
+
+/** The resource headers in the text of each file the structure pass could not read (paths relative to `top`). */
+async function headersOfUnreadable(top: string, errors: readonly InputError[]): Promise<{ type: string; name: string; file: string; line: number }[]> {
+  const out: { type: string; name: string; file: string; line: number }[] = [];
+  for (const file of new Set(errors.map((e) => e.file))) {
+    const text = await readFile(path.resolve(top, file), "utf8").catch(() => null);
+    if (text === null || !mayHoldCloudflare(text)) continue;
+    for (const h of resourceHeadersOf(text, file.endsWith(".json"))) out.push({ ...h, file });
+  }
+  return out;
 }
 
 /** `dir` is `top` or one of its ancestors. */

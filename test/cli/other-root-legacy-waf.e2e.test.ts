@@ -94,3 +94,41 @@ describe("apply in one root: another root configures the legacy WAF of its zone"
     expect(snapshot(top)).toEqual(before);
   });
 });
+
+describe("another root's legacy WAF file cannot be read", () => {
+  // A syntax error inside legacy-waf's package block (line 30): its load gives no legacy resources at all.
+  const broken = () => {
+    const top = repository();
+    const main = path.join(top, "legacy-waf/main.tf");
+    writeFileSync(main, readFileSync(main, "utf8").replace('sensitivity = "off"', "sensitivity = = \"off\""));
+    return top;
+  };
+
+  it("plan: its declared legacy WAF is VALUE_UNRESOLVED (zone not known), never dropped", async () => {
+    const top = broken();
+    const report = JSON.parse((await runCli(["plan", "edge", "--format", "json"], { cwd: top })).stdout);
+    const unresolved = byCode(report, "VALUE_UNRESOLVED").filter((f) => f.details?.legacyWaf === true);
+    expect(unresolved.map((f) => [f.file, f.line, f.zoneId])).toEqual([["../legacy-waf/main.tf", 27, null]]);
+    expect(unresolved[0]!.details).toMatchObject({ otherRoot: "legacy-waf", addresses: ["cloudflare_waf_package.owasp", "cloudflare_waf_group.strict", "cloudflare_waf_rule.rules"] });
+  });
+
+  it("apply refuses before any change, --accept-missing-skip-rules notwithstanding", async () => {
+    const top = broken();
+    const out = tempDir();
+    expect((await runCli(["plan", "edge", "--out-dir", out, "--format", "json"], { cwd: top })).exitCode).toBe(0);
+    cpSync(path.join(out, "ruleset.tf"), path.join(top, "edge/cf-waf-migrate-ruleset.tf"));
+    writeFileSync(path.join(top, "edge/terraform.tfstate"), JSON.stringify({ version: 4, terraform_version: "1.11.0", serial: 3, lineage: "5d0c3f52-edge", outputs: {}, resources: [] }));
+    const before = snapshot(top);
+    const log = path.join(tempDir(), "argv.log");
+    const r = await runCli(["apply", "--chdir", "edge", "--no-rehearsal", "--yes", "--ruleset-id", `${DOCS}=${DOCS_RS}`, "--accept-missing-skip-rules"], {
+      cwd: top,
+      env: { PATH: `${fakeTerraformBin()}${path.delimiter}${process.env.PATH}`, FAKE_TF_LOG: log },
+    });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain("apply refused, nothing was changed");
+    expect(r.stderr).toContain("../legacy-waf/main.tf:27: root ../legacy-waf configures legacy WAF resources (cloudflare_waf_package.owasp, cloudflare_waf_group.strict, cloudflare_waf_rule.rules) whose zone, or this root's, is not known offline");
+    const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)[0]) : [];
+    expect(calls).toEqual(["version", "state"]);
+    expect(snapshot(top)).toEqual(before);
+  });
+});

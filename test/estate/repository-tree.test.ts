@@ -63,5 +63,31 @@ describe("the repository's structure is read without bodies", () => {
     const others = await otherRootRules({ roots: [prod], cwd: top, base: top });
     const found = others.roots.find((r) => r.root === "live/dev");
     expect(found?.unreadable?.[0]).toMatch(/^live\/dev\/main\.tf:4: /);
+    // Its legacy WAF is kept, its zone not known (the load that would give it failed): never dropped.
+    expect(found?.legacyWaf?.map((r) => [r.address, r.file, r.line, r.zoneId])).toEqual([["cloudflare_waf_package.owasp", "live/dev/main.tf", 1, null]]);
+  });
+
+  it("another root whose legacy WAF file cannot be read even at the structure level is found from the file's text", async () => {
+    const top = repository();
+    // An unclosed block: the structure read cannot list it, the headers are still there to see.
+    writeFileSync(
+      path.join(top, "live", "dev", "main.tf"),
+      '# resource "cloudflare_waf_group" "commented" {}\nresource "cloudflare_waf_rule" "sqli" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920712"\n  rule_id = "100015"\n\nresource  "cloudflare_waf_override"   "uploads" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920712"\n',
+    );
+    const prod = path.join(top, "live", "prod");
+    const others = await otherRootRules({ roots: [prod], cwd: top, base: top });
+    const found = others.roots.find((r) => r.root === "live/dev");
+    expect(found?.unreadable?.[0]).toMatch(/^live\/dev\/main\.tf:\d+: /);
+    expect(found?.legacyWaf?.map((r) => [r.address, r.file, r.line, r.zoneId])).toEqual([
+      ["cloudflare_waf_rule.sqli", "live/dev/main.tf", 2, null],
+      ["cloudflare_waf_override.uploads", "live/dev/main.tf", 6, null],
+    ]);
+  });
+
+  it("another root with an unreadable file that names no Cloudflare rule or legacy WAF type is not searched", async () => {
+    const top = repository();
+    writeFileSync(path.join(top, "live", "dev", "main.tf"), 'resource "aws_s3_bucket" "logs" {\n  bucket = "logs"\n');
+    const others = await otherRootRules({ roots: [path.join(top, "live", "prod")], cwd: top, base: top });
+    expect(others.roots).toEqual([]);
   });
 });

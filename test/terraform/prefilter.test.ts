@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mayDeclareTreeBlock, mayHoldCloudflare } from "../../src/terraform/hcl/prefilter.js";
+import { mayDeclareTreeBlock, mayHoldCloudflare, resourceHeadersOf } from "../../src/terraform/hcl/prefilter.js";
 import { loadWorkspace } from "../../src/terraform/inventory/workspace.js";
 
 const noStdin = async () => Buffer.alloc(0);
@@ -190,5 +190,27 @@ describe("what the selective reading finds", () => {
     const removed = (ws: typeof fast) => ws.tree.nodes.flatMap((n) => n.dir.removed ?? []).map((r) => [r.from, r.destroy, r.file, r.line]);
     expect(removed(fast)).toEqual([["module.waf", false, "live/removed.tf", 1]]);
     expect(removed(fast)).toEqual(removed(full));
+  });
+});
+
+describe("resourceHeadersOf: the headers an unparsable file shows", () => {
+  it("native syntax: quoted or bare labels, at a line's start, with their lines; never a `#` comment", () => {
+    const text = [
+      '# resource "cloudflare_waf_group" "commented" {}',
+      'resource "cloudflare_waf_rule" "waf_rule_URI-958000" {',
+      "  mode = [",
+      "    resource cloudflare_waf_package owasp {",
+      '  x = "resource \\"a\\" \\"b\\" {"',
+      "",
+    ].join("\n");
+    expect(resourceHeadersOf(text, false)).toEqual([
+      { type: "cloudflare_waf_rule", name: "waf_rule_URI-958000", line: 2 },
+      { type: "cloudflare_waf_package", name: "owasp", line: 4 },
+    ]);
+  });
+
+  it("JSON syntax: the type key and the first name under it", () => {
+    const text = '{\n  "resource": {\n    "cloudflare_waf_override":\n      { "uploads": { "zone_id": "x",\n';
+    expect(resourceHeadersOf(text, true)).toContainEqual({ type: "cloudflare_waf_override", name: "uploads", line: 3 });
   });
 });

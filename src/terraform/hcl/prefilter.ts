@@ -43,3 +43,37 @@ function onlyBlanksOrCommentBefore(text: string, at: number): boolean {
   }
   return true;
 }
+
+/** A resource header as a file's text shows it, read without parsing. */
+export interface ResourceHeader {
+  type: string;
+  name: string;
+  /** 1-based line of the header (of the type key in JSON syntax). */
+  line: number;
+}
+
+// `resource "type" "name" {` (labels quoted or not) at the start of a line, and JSON's `"type": { "name":`.
+const NATIVE_HEADER = /^[ \t]*resource[ \t]+(?:"([^"\\\n]+)"|([A-Za-z_][\w-]*))[ \t]+(?:"([^"\\\n]+)"|([A-Za-z_][\w-]*))[ \t]*\{/gm;
+const JSON_HEADER = /"([A-Za-z_][\w-]*)"\s*:\s*\{(?=\s*"([^"\\]+)"\s*:)/g;
+
+/**
+ * The resources a file's text appears to declare, for a file no parser could read (a syntax error the
+ * structure pass stops at): what it shows cannot be known for sure, so this says yes for a header inside
+ * a comment or a heredoc rather than miss one that is real.
+ */
+export function resourceHeadersOf(text: string, json: boolean): ResourceHeader[] {
+  const out: ResourceHeader[] = [];
+  const pattern = json ? JSON_HEADER : NATIVE_HEADER;
+  for (const m of text.matchAll(pattern)) {
+    const type = json ? m[1]! : (m[1] ?? m[2])!;
+    const name = json ? m[2]! : (m[3] ?? m[4])!;
+    out.push({ type, name, line: lineAt(text, m.index! + (json ? 0 : m[0].indexOf("resource"))) });
+  }
+  return out;
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
