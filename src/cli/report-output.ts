@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { FailOn, InputError, Report, Severity, StreamedReport } from "../core/model.js";
 import { tripsFailOn } from "../core/findings.js";
 import { errorPath } from "../core/report-paths.js";
+import type { StreamingRenderer } from "../render/index.js";
 import { renderJsonChunks } from "../render/json.js";
 import { shouldColor } from "../render/style.js";
 import { renderText } from "../render/text.js";
@@ -37,8 +38,21 @@ export function registerRenderer(format: Format, renderer: Renderer): void {
 }
 
 /**
+ * The renderer that writes a report whose lists are read back from disk (a large scan, estate/spill) item by
+ * item, for the formats that have one (JSON, SARIF); null for the others.
+ */
+async function streamingRendererFor(format: Format): Promise<StreamingRenderer | null> {
+  if (format === "json") return (r) => renderJsonChunks(r);
+  // Text is this file's own (whole report): a text run does not load render/index.js.
+  if (format === "text") return null;
+  const { STREAMING_RENDERERS } = await import("../render/index.js");
+  return (Object.hasOwn(STREAMING_RENDERERS, format) && STREAMING_RENDERERS[format as keyof typeof STREAMING_RENDERERS]) || null;
+}
+
+/**
  * Writes the report in each requested format. A report whose lists are read back from disk (a large scan,
- * estate/spill) is written as JSON item by item; the other formats get `whole()`, the report in memory.
+ * estate/spill) is written item by item in the formats that can be (JSON, SARIF); the other formats get
+ * `whole()`, the report in memory. A command's own renderer for a format always gets `whole()`.
  */
 export async function emitReport(
   report: Report | StreamedReport,
@@ -53,8 +67,9 @@ export async function emitReport(
     const render = opts.renderers?.[t.format] ?? (await rendererFor(t.format));
     if (!render) throw new CliError(`--format ${t.format} is not available for this command`);
     const color = t.file === null && shouldColor(isTTY, process.env);
-    const streamed = t.format === "json" && opts.renderers?.json === undefined;
-    const text = streamed ? renderJsonChunks(report) : render(whole(), { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) });
+    const ctx = { color, title: opts.title, srcRootUri: srcRootUri(process.cwd()) };
+    const streaming = opts.renderers?.[t.format] === undefined ? await streamingRendererFor(t.format) : null;
+    const text = streaming ? streaming(report, ctx) : render(whole(), ctx);
     if (t.file !== null) await writeReportFile(t.file, text);
     else await writeStdout(text);
   }

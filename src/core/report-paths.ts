@@ -17,7 +17,7 @@ export function joinRoot(root: string | undefined, file: string): string {
 }
 
 /** The working-directory-relative path of a finding's or resource's file. */
-export function reportPath(report: Report, file: string): string {
+export function reportPath(report: Pick<Report, "root">, file: string): string {
   return joinRoot(report.root, file);
 }
 

@@ -1,7 +1,7 @@
 // SARIF 2.1.0 (OASIS) for code scanning: one run, one reportingDescriptor per finding code used, one
 // result per finding and per input error. Checked against the schema in test/render/sarif-schema-2.1.0.json.
 import { createHash } from "node:crypto";
-import type { Finding, InputError, Report, Severity } from "../core/model.js";
+import type { Finding, InputError, Report, Severity, StreamedReport } from "../core/model.js";
 import { TOOL_NAME } from "../core/report.js";
 import { errorPath, pathToUri, reportPath } from "../core/report-paths.js";
 import {
@@ -69,11 +69,23 @@ export interface SarifOptions {
   srcRootUri?: string;
 }
 
-export function renderSarif(report: Report, opts: SarifOptions = {}): string {
-  const codes = new Set(report.findings.map((f) => f.code));
-  if (report.errors.length) codes.add(INPUT_ERROR);
+export function renderSarif(report: Report | StreamedReport, opts: SarifOptions = {}): string {
+  return [...renderSarifChunks(report, opts)].join("");
+}
+
+/**
+ * The SARIF log piece by piece, one result at a time, so a report whose findings are read back from disk
+ * (a large scan, estate/spill) is written without holding them, or the log, in memory. The text is exactly
+ * `JSON.stringify(log, null, 2) + "\n"`. Walks the findings twice: once for the rules, once for the results.
+ */
+export function* renderSarifChunks(report: Report | StreamedReport, opts: SarifOptions = {}): Generator<string> {
+  const codes = new Set<string>();
   const firstSeverity = new Map<string, Severity>();
-  for (const f of report.findings) if (!firstSeverity.has(f.code)) firstSeverity.set(f.code, f.severity);
+  for (const f of report.findings) {
+    codes.add(f.code);
+    if (!firstSeverity.has(f.code)) firstSeverity.set(f.code, f.severity);
+  }
+  if (report.errors.length) codes.add(INPUT_ERROR);
 
   const rules: SarifRule[] = [...codes].sort(compareCodes).map((code) => {
     const doc = ruleDoc(code);
@@ -101,10 +113,7 @@ export function renderSarif(report: Report, opts: SarifOptions = {}): string {
     return `${hash}:${n}`;
   };
 
-  const results: SarifResult[] = [];
-  for (const f of report.findings) results.push(findingResult(report, f, ruleIndex.get(f.code)!, fingerprint));
-  for (const e of report.errors) results.push(errorResult(report, e, ruleIndex.get(INPUT_ERROR)!, fingerprint));
-
+  // The log with a marker where the results go; the results are written between its two halves.
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: "2.1.0",
@@ -123,12 +132,31 @@ export function renderSarif(report: Report, opts: SarifOptions = {}): string {
             ? { uri: opts.srcRootUri }
             : { description: { text: "The directory cf-waf-migrate ran in (report paths are relative to it); normally the repository root." } },
         },
-        results,
+        results: RESULTS_MARKER,
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + "\n";
+  const text = JSON.stringify(log, null, 2);
+  const at = text.lastIndexOf(JSON.stringify(RESULTS_MARKER));
+  yield text.slice(0, at);
+  if (report.findings.length + report.errors.length === 0) yield "[]";
+  else {
+    // The results array sits four levels deep: its items are indented by eight spaces, its `]` by six.
+    let first = true;
+    const item = (r: SarifResult) => {
+      const piece = `${first ? "[" : ","}\n        ${JSON.stringify(r, null, 2).replace(/\n/g, "\n        ")}`;
+      first = false;
+      return piece;
+    };
+    for (const f of report.findings) yield item(findingResult(report, f, ruleIndex.get(f.code)!, fingerprint));
+    for (const e of report.errors) yield item(errorResult(report, e, ruleIndex.get(INPUT_ERROR)!, fingerprint));
+    yield "\n      ]";
+  }
+  yield text.slice(at + JSON.stringify(RESULTS_MARKER).length) + "\n";
 }
+
+/** Where the results go in the log's text (a string no SARIF field holds). */
+const RESULTS_MARKER = "\u0000results\u0000";
 
 function instanceParts(f: Finding): string[] {
   const out: string[] = [];
@@ -137,7 +165,7 @@ function instanceParts(f: Finding): string[] {
   return out;
 }
 
-function findingResult(report: Report, f: Finding, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
+function findingResult(report: Pick<Report, "root">, f: Finding, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
   const r: SarifResult = {
     ruleId: f.code,
     ruleIndex: index,
@@ -159,7 +187,7 @@ function findingResult(report: Report, f: Finding, index: number, fingerprint: (
   return r;
 }
 
-function errorResult(report: Report, e: InputError, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
+function errorResult(report: Pick<Report, "root">, e: InputError, index: number, fingerprint: (parts: (string | null)[]) => string): SarifResult {
   const file = errorPath(report, e);
   const r: SarifResult = {
     ruleId: INPUT_ERROR,
