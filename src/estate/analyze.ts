@@ -161,9 +161,11 @@ function joinSplitZones(
     }
     const names = entries.map((e) => instanceName(e.instance));
     const anchor = zoneAnchor(owner.zone.inventory);
+    const declared = ownsEntryPoint(owner, entries, rulesetRoots);
+    const why = declared.length ? ` (it already declares the zone's ${MANAGED_PHASE} ruleset: ${declared.join(", ")})` : "";
     const f = finding(
       "ZONE_SPLIT_ACROSS_ROOTS",
-      `zone ${zoneId} has settings in ${entries.length} roots (${names.join(", ")}): its one entry point ruleset and import are planned in ${instanceName(owner.instance)}, with the skip rules from all of them`,
+      `zone ${zoneId} has settings in ${entries.length} roots (${names.join(", ")}): its one entry point ruleset and import are planned in ${instanceName(owner.instance)}${why}, with the skip rules from all of them`,
       { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null },
       { roots: entries.map((e) => ({ root: e.instance.root, workspace: e.instance.workspace })), rulesetIn: ownerAt },
     );
@@ -172,16 +174,32 @@ function joinSplitZones(
   return out;
 }
 
-/** `--ruleset-root` wins; else the first instance (path order) holding the zone's legacy WAF; else the first. */
+/**
+ * `--ruleset-root` wins; else the first instance (path order) holding the zone's legacy WAF; else the first
+ * that already declares the zone's managed-phase entry point ruleset (planning it anywhere else would make two
+ * roots manage one entry point); else the first.
+ */
 function ownerOf(zoneId: string, entries: Entry[], rulesetRoots: Record<string, string>): Entry {
   const chosen = ownValue(rulesetRoots, zoneId);
   const named = chosen !== undefined ? entries.find((e) => e.instance.root === chosen) : undefined;
   if (named) return named;
-  const legacy = entries.find((e) => {
-    const inv = e.zone.inventory;
-    return inv.packages.length + inv.groups.length + inv.rules.length + inv.overrides.length > 0;
-  });
-  return legacy ?? entries[0]!;
+  return entries.find(hasLegacyWaf) ?? entries.find((e) => managedRulesets(e).length > 0) ?? entries[0]!;
+}
+
+function hasLegacyWaf(e: Entry): boolean {
+  const inv = e.zone.inventory;
+  return inv.packages.length + inv.groups.length + inv.rules.length + inv.overrides.length > 0;
+}
+
+function managedRulesets(e: Entry): string[] {
+  return e.zone.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE).map((r) => r.ref.address);
+}
+
+/** The entry point rulesets the owner declares, when that (not `--ruleset-root` or a legacy WAF) chose it. */
+function ownsEntryPoint(owner: Entry, entries: Entry[], rulesetRoots: Record<string, string>): string[] {
+  if (ownValue(rulesetRoots, owner.zone.zone.zoneId) === owner.instance.root) return [];
+  if (entries.some(hasLegacyWaf)) return [];
+  return managedRulesets(owner);
 }
 
 function mergeInventories(zoneId: string, parts: ZoneInventory[]): ZoneInventory {

@@ -1,0 +1,103 @@
+// A zone whose entry point ruleset is already declared by hand in one root while another root holds its
+// WAF-bypassing Page Rules (the real-world shape of a team's Page Rules in a root of their own, next to a
+// hand-migrated ruleset): the estate must not plan a second entry point ruleset, and import it, elsewhere.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Finding, Report, ZoneReport } from "../../src/core/model.js";
+import { runCli } from "../support/cli.js";
+import { tempDir } from "../support/workdir.js";
+
+const ZONE = "9a7806061c88ada191ed06f989cc3dac";
+
+const PAGE_RULES = `terraform {
+  required_providers {
+    cloudflare = {
+      source  = "cloudflare/cloudflare"
+      version = "~> 5.0"
+    }
+  }
+}
+
+resource "cloudflare_page_rule" "admin" {
+  zone_id  = "${ZONE}"
+  target   = "bank.example/admin/*"
+  priority = 1
+  actions = {
+    disable_security = true
+    waf              = "off"
+  }
+}
+`;
+
+const RULESET = `resource "cloudflare_ruleset" "managed" {
+  zone_id = local.zone_id
+  name    = "default"
+  kind    = "zone"
+  phase   = "http_request_firewall_managed"
+  rules {
+    action     = "execute"
+    expression = "true"
+    action_parameters {
+      id = "efb7b8c949ac4650a09736fc376e9aee"
+    }
+  }
+}
+`;
+
+const BYPASS = `resource "cloudflare_filter" "office" {
+  zone_id    = local.zone_id
+  expression = "ip.src in {192.0.2.0/24}"
+}
+
+resource "cloudflare_firewall_rule" "office" {
+  zone_id   = local.zone_id
+  filter_id = cloudflare_filter.office.id
+  action    = "bypass"
+  products  = ["waf", "uaBlock"]
+}
+`;
+
+function tree(files: Record<string, string>): string {
+  const dir = tempDir("cfwm-entry-point-");
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    writeFileSync(path.join(dir, p), text);
+  }
+  return dir;
+}
+
+async function scan(dir: string): Promise<Report> {
+  const r = await runCli(["scan", ".", "--format", "json", "--quiet"], { cwd: dir });
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout) as Report;
+}
+
+type Entry = ZoneReport & { root?: string; rulesetIn?: { root: string } };
+type At = Finding & { root?: string };
+
+describe("estate: a zone whose entry point ruleset another root already declares", () => {
+  it("plans the joined ruleset in the root that declares the entry point, not the first root in path order", async () => {
+    // `pagerules` comes first in path order; `security` has a bypass of its own and the hand-written ruleset.
+    const dir = tree({
+      "pagerules/main.tf": PAGE_RULES,
+      "security/main.tf": `locals {\n  zone_id = "${ZONE}"\n}\n\n${BYPASS}\n${RULESET}`,
+    });
+    const report = await scan(dir);
+    const entries = report.zones as Entry[];
+    expect(entries.map((z) => [z.zoneId, z.root, z.imports.length, z.rulesetIn?.root ?? null])).toEqual([
+      [ZONE, "pagerules", 0, "security"],
+      [ZONE, "security", 1, null],
+    ]);
+    // The joined ruleset holds both roots' skip rules.
+    const owner = entries.find((z) => z.root === "security")!;
+    expect(owner.ruleset.rules.filter((r) => r.action === "skip")).toHaveLength(2);
+    const split = report.findings.filter((f) => f.code === "ZONE_SPLIT_ACROSS_ROOTS") as At[];
+    expect(split.map((f) => [f.root, f.message])).toEqual([
+      [
+        "security",
+        `zone ${ZONE} has settings in 2 roots (pagerules, security): its one entry point ruleset and import are planned in security (it already declares the zone's http_request_firewall_managed ruleset: cloudflare_ruleset.managed), with the skip rules from all of them`,
+      ],
+    ]);
+  });
+});
