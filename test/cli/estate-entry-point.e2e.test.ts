@@ -1,7 +1,7 @@
 // A zone whose entry point ruleset is already declared by hand in one root while another root holds its
 // WAF-bypassing Page Rules (the real-world shape of a team's Page Rules in a root of their own, next to a
 // hand-migrated ruleset): the estate must not plan a second entry point ruleset, and import it, elsewhere.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Finding, Report, ZoneReport } from "../../src/core/model.js";
@@ -99,5 +99,32 @@ describe("estate: a zone whose entry point ruleset another root already declares
         `zone ${ZONE} has settings in 2 roots (pagerules, security): its one entry point ruleset and import are planned in security (it already declares the zone's http_request_firewall_managed ruleset: cloudflare_ruleset.managed), with the skip rules from all of them`,
       ],
     ]);
+  });
+
+  it("says where the entry point is when the root that declares it has nothing left to migrate", async () => {
+    const dir = tree({
+      "edge/main.tf": `locals {\n  zone_id = "${ZONE}"\n}\n\n${RULESET}`,
+      "pagerules/main.tf": PAGE_RULES,
+    });
+    const report = await scan(dir);
+    expect((report.zones as Entry[]).map((z) => [z.zoneId, z.root])).toEqual([[ZONE, "pagerules"]]);
+    const exists = report.findings.filter((f) => f.code === "MANAGED_RULESET_EXISTS") as At[];
+    expect(exists.map((f) => [f.root, f.zoneId, f.address, f.file, f.line, f.details])).toEqual([
+      ["pagerules", ZONE, "cloudflare_ruleset.managed", "edge/main.tf", 5, { otherRoot: "edge", otherWorkspace: "default", address: "cloudflare_ruleset.managed" }],
+    ]);
+    expect(exists[0]!.message).toContain("merge the skip rules planned in pagerules into it there");
+  });
+});
+
+describe("estate plan: the entry point another root declares reaches that root's plan files", () => {
+  it("puts the MANAGED_RULESET_EXISTS of the other root's ruleset into the planning root's report.json", async () => {
+    const dir = tree({
+      "edge/main.tf": `locals {\n  zone_id = "${ZONE}"\n}\n\n${RULESET}`,
+      "pagerules/main.tf": PAGE_RULES,
+    });
+    const r = await runCli(["plan", ".", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    const own = JSON.parse(readFileSync(path.join(dir, "out/pagerules/report.json"), "utf8")) as Report;
+    expect(own.findings.filter((f) => f.code === "MANAGED_RULESET_EXISTS").map((f) => [f.address, f.file])).toEqual([["cloudflare_ruleset.managed", "edge/main.tf"]]);
   });
 });
