@@ -9,6 +9,7 @@ import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Finding, ResourceRef, ZoneReport } from "../core/model.js";
 import { ownValue } from "../core/null-proto.js";
+import { UserInputError } from "../core/user-input-error.js";
 import { comparePaths } from "./instances.js";
 import { instanceName, workspaceOrder } from "./order.js";
 import { compareText } from "../core/text-order.js";
@@ -154,6 +155,7 @@ function joinSplitZones(
       byZone.set(zone.zone.zoneId, list);
     }
   });
+  checkRulesetRoots(byZone, instances, rulesetRoots);
   const out: Finding[] = [];
   for (const [zoneId, entries] of byZone) {
     if (entries.length < 2) {
@@ -192,6 +194,24 @@ function joinSplitZones(
     out.push(Object.assign(f, ownerAt));
   }
   return out;
+}
+
+/**
+ * `--ruleset-root ZONE_ID=ROOT` naming a root of the run that has nothing of the zone (known offline) would
+ * be ignored and the ruleset planned elsewhere: refused instead, naming where the zone is (a root whose zone
+ * id only state or a variable knows needs that first). A zone this run does not hold at all (another shard's)
+ * is left alone.
+ */
+function checkRulesetRoots(byZone: Map<string, Entry[]>, instances: InstanceAnalysis[], rulesetRoots: Record<string, string>): void {
+  const runRoots = new Set(instances.map((i) => i.root));
+  for (const [zoneId, root] of Object.entries(rulesetRoots)) {
+    const entries = byZone.get(zoneId) ?? [];
+    if (entries.length === 0 || !runRoots.has(root) || entries.some((e) => e.instance.root === root)) continue;
+    const where = [...new Set(entries.map((e) => instanceName(e.instance)))].join(", ");
+    throw new UserInputError(
+      `--ruleset-root ${zoneId}=${root}: root ${root} has nothing of zone ${zoneId} known offline (the zone is in ${where}), so its ruleset cannot go there; if a zone id of ${root} is an expression only state or a variable knows, give it (--state, --var-file, --var) first`,
+    );
+  }
 }
 
 /**

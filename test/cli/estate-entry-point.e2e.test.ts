@@ -128,3 +128,28 @@ describe("estate plan: the entry point another root declares reaches that root's
     expect(own.findings.filter((f) => f.code === "MANAGED_RULESET_EXISTS").map((f) => [f.address, f.file])).toEqual([["cloudflare_ruleset.managed", "edge/main.tf"]]);
   });
 });
+
+describe("--ruleset-root naming a root that has nothing of the zone", () => {
+  it("is refused (exit 2, one line) instead of being ignored; a root that has the zone is honoured", async () => {
+    // waf's zone id is only known from state (cloudflare_zone.bank.id): offline it is not this zone.
+    const dir = tree({
+      "pagerules/main.tf": PAGE_RULES,
+      "security/main.tf": `locals {\n  zone_id = "${ZONE}"\n}\n\n${BYPASS}`,
+      "waf/main.tf": `resource "cloudflare_zone" "bank" {\n  zone = "bank.example"\n}\n\nresource "cloudflare_waf_package" "owasp" {\n  zone_id     = cloudflare_zone.bank.id\n  package_id  = "a25a9a7e9c00afc1fb2e0245519d725b"\n  sensitivity = "medium"\n}\n`,
+    });
+    for (const command of ["scan", "plan"]) {
+      const r = await runCli([command, ".", "--ruleset-root", `${ZONE}=waf`, "--format", "json", "--quiet"], { cwd: dir });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.trim().split("\n")).toEqual([
+        `cf-waf-migrate: --ruleset-root ${ZONE}=waf: root waf has nothing of zone ${ZONE} known offline (the zone is in pagerules, security), so its ruleset cannot go there; if a zone id of waf is an expression only state or a variable knows, give it (--state, --var-file, --var) first`,
+      ]);
+    }
+    const ok = await runCli(["scan", ".", "--ruleset-root", `${ZONE}=security`, "--format", "json", "--quiet"], { cwd: dir });
+    expect(ok.exitCode).toBe(0);
+    const zones = (JSON.parse(ok.stdout) as Report).zones as Entry[];
+    expect(zones.filter((z) => z.zoneId === ZONE).map((z) => [z.root, z.rulesetIn?.root ?? null])).toEqual([
+      ["pagerules", "security"],
+      ["security", null],
+    ]);
+  });
+});
