@@ -148,7 +148,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     }
     addOtherRootFindings(plan, planned.zones.map((z) => z.zone.zoneId), others);
     const at = { root: inst.root, workspace: inst.workspace };
-    addExistingEntryPointNotes(plan.steps, [...planned.zones.flatMap((z) => z.findings), ...joinFindingsOf(analysis.findings, at)], ARTIFACTS.ruleset);
+    addExistingEntryPointNotes(plan.steps, [...planned.zones.flatMap((z) => z.findings), ...joinFindingsOf(analysis.findings, at), ...plan.findings], ARTIFACTS.ruleset);
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
     if (fromCfTerraforming) {
       const file = path.relative(estate.base, path.resolve(cwd, fromCfTerraforming));

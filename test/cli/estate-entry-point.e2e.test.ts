@@ -153,3 +153,22 @@ describe("--ruleset-root naming a root that has nothing of the zone", () => {
     ]);
   });
 });
+
+describe("plan of one root: another root of the repository already declares the zone's entry point", () => {
+  it("MANAGED_RULESET_EXISTS at that root's ruleset, and PLAN.md steps 2 and 3 name it", async () => {
+    const dir = tree({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "edge/main.tf": `locals {\n  zone_id = "${ZONE}"\n}\n\n${RULESET}`,
+      "pagerules/main.tf": PAGE_RULES,
+    });
+    const r = await runCli(["--chdir", "pagerules", "plan", ".", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as Report;
+    const exists = report.findings.filter((f) => f.code === "MANAGED_RULESET_EXISTS");
+    expect(exists.map((f) => [f.address, f.file, f.line, f.details])).toEqual([
+      ["cloudflare_ruleset.managed", "../edge/main.tf", 5, { otherRoot: "../edge", address: "cloudflare_ruleset.managed" }],
+    ]);
+    const md = readFileSync(path.join(dir, "pagerules/out/PLAN.md"), "utf8");
+    expect(md.slice(md.indexOf("### 2."), md.indexOf("### 3."))).toContain("cloudflare_ruleset.managed of root ../edge (../edge/main.tf:5) already manages its http_request_firewall_managed entry point");
+  });
+});
