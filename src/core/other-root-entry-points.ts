@@ -9,6 +9,20 @@ import { MANAGED_PHASE } from "./mappings.js";
 import type { Finding } from "./model.js";
 import type { OtherRootRules } from "./other-root-bypasses.js";
 
+/** `file:line: address in root R (zone Z)`: one line of migrate.sh's and apply's refusal. */
+export function otherRootEntryPointLine(f: Finding): string {
+  const d = f.details as { otherRoot: string; address: string };
+  return `${f.file ?? d.otherRoot}${f.line !== null && f.line !== undefined ? `:${f.line}` : ""}: ${d.address} in root ${d.otherRoot}${f.zoneId ? ` (zone ${f.zoneId})` : ""} (MANAGED_RULESET_EXISTS)`;
+}
+
+/** What a run of one root (apply, migrate.sh) says before it refuses to import a second entry point ruleset. */
+export const OTHER_ROOT_ENTRY_POINT_REFUSAL =
+  "another root already manages the http_request_firewall_managed entry point of a zone whose ruleset step 3 would import here, as a second resource for it (two roots managing one ruleset, each apply overwriting the other)";
+
+/** What to do instead. */
+export const OTHER_ROOT_ENTRY_POINT_REMEDY =
+  "merge the skip rules of ruleset.tf into that ruleset in its root and import nothing here; nothing was changed";
+
 /** One MANAGED_RULESET_EXISTS per other root's entry point ruleset of a zone in `zoneIds`, at that ruleset. */
 export function otherRootEntryPointFindings(zoneIds: readonly string[], others: readonly OtherRootRules[]): Finding[] {
   const run = new Set(zoneIds.filter(isLiteralZoneId));

@@ -148,7 +148,14 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     }
     addOtherRootFindings(plan, planned.zones.map((z) => z.zone.zoneId), others);
     const at = { root: inst.root, workspace: inst.workspace };
-    addExistingEntryPointNotes(plan.steps, [...planned.zones.flatMap((z) => z.findings), ...joinFindingsOf(analysis.findings, at), ...plan.findings], ARTIFACTS.ruleset);
+    const joined = joinFindingsOf(analysis.findings, at);
+    addExistingEntryPointNotes(plan.steps, [...planned.zones.flatMap((z) => z.findings), ...joined, ...plan.findings], ARTIFACTS.ruleset);
+    // Another root of the run already manages a planned zone's entry point: migrate.sh refuses, as for a root left out.
+    const elsewhere = joined.filter((f) => f.code === "MANAGED_RULESET_EXISTS");
+    if (elsewhere.length) {
+      const found = plan.otherRootFindings ?? { bypasses: [], legacyWaf: [] };
+      plan.otherRootFindings = { ...found, entryPoints: [...(found.entryPoints ?? []), ...elsewhere] };
+    }
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
     if (fromCfTerraforming) {
       const file = path.relative(estate.base, path.resolve(cwd, fromCfTerraforming));

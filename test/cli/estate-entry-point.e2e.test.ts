@@ -5,8 +5,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Finding, Report, ZoneReport } from "../../src/core/model.js";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync } from "node:fs";
+import { snapshot } from "../apply/helpers.js";
 import { runCli } from "../support/cli.js";
-import { tempDir } from "../support/workdir.js";
+import { fakeTerraformBin, tempDir } from "../support/workdir.js";
 
 const ZONE = "9a7806061c88ada191ed06f989cc3dac";
 
@@ -170,5 +173,58 @@ describe("plan of one root: another root of the repository already declares the 
     ]);
     const md = readFileSync(path.join(dir, "pagerules/out/PLAN.md"), "utf8");
     expect(md.slice(md.indexOf("### 2."), md.indexOf("### 3."))).toContain("cloudflare_ruleset.managed of root ../edge (../edge/main.tf:5) already manages its http_request_firewall_managed entry point");
+  });
+});
+
+describe("migrate.sh and apply of the root that would import a second entry point ruleset", () => {
+  const repo = () =>
+    tree({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "edge/main.tf": `locals {\n  zone_id = "${ZONE}"\n}\n\n${RULESET}`,
+      "pagerules/main.tf": PAGE_RULES,
+    });
+  const REFUSAL =
+    "another root already manages the http_request_firewall_managed entry point of a zone whose ruleset step 3 would import here, as a second resource for it (two roots managing one ruleset, each apply overwriting the other)";
+
+  it("migrate.sh of the one-root plan and of the estate plan refuses to start, nothing changed", async () => {
+    const dir = repo();
+    const one = tempDir();
+    const estate = tempDir();
+    expect((await runCli(["plan", "pagerules", "--out-dir", one, "--format", "json", "--quiet"], { cwd: dir })).exitCode).toBe(0);
+    expect((await runCli(["plan", ".", "--out-dir", estate, "--format", "json", "--quiet"], { cwd: dir })).exitCode).toBe(0);
+    const tf = path.join(tempDir(), "tf");
+    writeFileSync(tf, "#!/usr/bin/env bash\necho 'tf stub: fails' >&2\nexit 1\n", { mode: 0o755 });
+    const before = snapshot(dir);
+    for (const [script, at] of [
+      [path.join(one, "migrate.sh"), "../edge/main.tf:5: cloudflare_ruleset.managed in root edge"],
+      [path.join(estate, "pagerules/migrate.sh"), "edge/main.tf:5: cloudflare_ruleset.managed in root edge"],
+    ] as const) {
+      const r = spawnSync("bash", [script, "--yes"], { cwd: path.join(dir, "pagerules"), env: { ...process.env, TF: tf }, encoding: "utf8" });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`migrate.sh: refusing to start: ${REFUSAL}:`);
+      expect(r.stderr).toContain(`${at} (zone ${ZONE}) (MANAGED_RULESET_EXISTS)`);
+      expect(r.stderr).not.toContain("tf stub");
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("apply refuses before any change (exit 2)", async () => {
+    const dir = repo();
+    const out = tempDir();
+    expect((await runCli(["plan", "pagerules", "--out-dir", out, "--format", "json", "--quiet"], { cwd: dir })).exitCode).toBe(0);
+    cpSync(path.join(out, "ruleset.tf"), path.join(dir, "pagerules/cf-waf-migrate-ruleset.tf"));
+    writeFileSync(path.join(dir, "pagerules/terraform.tfstate"), JSON.stringify({ version: 4, terraform_version: "1.11.0", serial: 3, lineage: "5d0c3f52-pr", outputs: {}, resources: [] }));
+    const before = snapshot(dir);
+    const log = path.join(tempDir(), "argv.log");
+    const r = await runCli(["apply", "--chdir", "pagerules", "--no-rehearsal", "--yes", "--ruleset-id", `${ZONE}=${"a".repeat(32)}`, "--accept-missing-skip-rules"], {
+      cwd: dir,
+      env: { PATH: `${fakeTerraformBin()}${path.delimiter}${process.env.PATH}`, FAKE_TF_LOG: log },
+    });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain("apply refused, nothing was changed");
+    expect(r.stderr).toContain(`../edge/main.tf:5: cloudflare_ruleset.managed in root ../edge (zone ${ZONE}) (MANAGED_RULESET_EXISTS): ${REFUSAL}`);
+    const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)[0]) : [];
+    expect(calls).toEqual(["version", "state"]);
+    expect(snapshot(dir)).toEqual(before);
   });
 });
