@@ -5,6 +5,7 @@ import path from "node:path";
 import type { AnalysisResult } from "../core/analyze.js";
 import { applyRefusals, matchOtherRootBypasses } from "../core/other-root-bypasses.js";
 import { legacyWafApplyRefusals, matchOtherRootLegacyWaf } from "../core/other-root-legacy-waf.js";
+import { OTHER_ROOT_ENTRY_POINT_REFUSAL, OTHER_ROOT_ENTRY_POINT_REMEDY, otherRootEntryPointFindings, otherRootEntryPointLine } from "../core/other-root-entry-points.js";
 import { otherRootRules } from "../estate/other-root-rules.js";
 import type { RepositoryTree } from "../estate/repository-tree.js";
 
@@ -26,7 +27,8 @@ export async function otherRootRefusals(chdir: string, cwd: string, analysis: An
   const found = await otherRootRules({ roots: [chdir], cwd, base: cwd, ...(repositoryTree ? { repositoryTree } : {}) });
   if (found.roots.length === 0) return [];
   const repository = path.relative(cwd, found.top).split(path.sep).join("/") || ".";
-  const legacy = legacyWafApplyRefusals(matchOtherRootLegacyWaf(zoneIds, found.roots), repository, accept.unknownLegacyWaf === true);
+  const entryPoints = otherRootEntryPointFindings(zoneIds, found.roots).map((f) => `${otherRootEntryPointLine(f)}: ${OTHER_ROOT_ENTRY_POINT_REFUSAL}; ${OTHER_ROOT_ENTRY_POINT_REMEDY}`);
+  const legacy = [...entryPoints, ...legacyWafApplyRefusals(matchOtherRootLegacyWaf(zoneIds, found.roots), repository, accept.unknownLegacyWaf === true)];
   if (accept.missingSkipRules === true) return legacy;
   const scan = matchOtherRootBypasses(zoneIds, found.roots);
   const byZone = new Map(analysis.zones.map((z) => [z.zone.zoneId, z.inventory]));

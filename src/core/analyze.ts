@@ -333,7 +333,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...z.firewallRules, ...z.pageRules];
+  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...z.firewallRules, ...z.pageRules, ...(z.zoneWafSettings ?? [])];
   findings.push(...unresolvedFindings(unresolvedItems, zoneId));
   const knownBypasses = z.firewallRules.filter(isWafBypass).length;
   if (exceedsRuleLimit(knownBypasses)) {

@@ -213,6 +213,8 @@ export interface ZoneWafSetting {
   value: string | null;
   /** The expression as written, when `value` is null. */
   expression: string | null;
+  /** The value, or whether the resource has any instance, not known offline (VALUE_UNRESOLVED). */
+  unresolved?: UnresolvedSetting[];
 }
 
 export interface ZoneResource {

@@ -22,6 +22,8 @@ export interface OtherRootRules {
   pageRules: PageRule[];
   /** Its legacy WAF resources (package, group, rule, override; core/other-root-legacy-waf.ts). */
   legacyWaf?: ResourceRef[];
+  /** Its http_request_firewall_managed rulesets (core/other-root-entry-points.ts). */
+  entryPoints?: ResourceRef[];
   /** Why part of the root could not be read (`file:line: message`): its rules there are not known. */
   unreadable?: string[];
 }

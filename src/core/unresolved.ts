@@ -74,7 +74,9 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
       const bypass = !zone && isBypassType(x.ref.type) && (instances || BYPASS_ATTRIBUTES.test(u.attribute));
       const message = zone
         ? `${what}, so the zone it belongs to is not known${supply !== "see above" ? `; ${supply}` : ""}`
-        : instances && !bypass
+        : ZONE_SWITCH_TYPES.has(x.ref.type)
+          ? `${what}, so whether the zone's previous WAF is off, and so whether the generated execute rules must be disabled, is not known (ZONE_WAF_SETTING; a TODO in the ruleset)${supply !== "see above" ? `: ${supply}` : ""}`
+          : instances && !bypass
           ? `${what}, so whether it has any instance, and so configures anything, is not known${x.ref.type === "cloudflare_waf_package" ? "; the generated ruleset does not take its core rule set settings as given (TODO)" : ""}${supply !== "see above" ? `: ${supply}` : ""}`
           : bypass
           ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply !== "see above" ? `: ${supply}` : ""}`
@@ -86,6 +88,9 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
   }
   return out;
 }
+
+/** The resources that carry the previous WAF's zone switch (`waf = "off"`). */
+const ZONE_SWITCH_TYPES: ReadonlySet<string> = new Set(["cloudflare_zone_settings_override", "cloudflare_zone_setting"]);
 
 function isBypassType(type: string): boolean {
   return type === "cloudflare_firewall_rule" || type === "cloudflare_page_rule";

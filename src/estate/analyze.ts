@@ -7,8 +7,9 @@ import { analyze, analyzeZone, zoneAnchor, type AnalysisResult, type AnalyzeOpti
 import { finding, sortFindings } from "../core/findings.js";
 import { isLiteralZoneId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import type { Finding, ZoneReport } from "../core/model.js";
+import type { Finding, ResourceRef, ZoneReport } from "../core/model.js";
 import { ownValue } from "../core/null-proto.js";
+import { UserInputError } from "../core/user-input-error.js";
 import { comparePaths } from "./instances.js";
 import { instanceName, workspaceOrder } from "./order.js";
 import { compareText } from "../core/text-order.js";
@@ -39,6 +40,8 @@ export interface InstanceAnalysis {
   analysis: AnalysisResult;
   /** Zones this instance already manages with an entry point ruleset, with no legacy WAF of them left here. */
   migratedZones: string[];
+  /** The managed-phase rulesets of those zones (where another root's skip rules would have to be merged). */
+  migratedEntryPoints?: ResourceRef[];
 }
 
 export interface EstateAnalysis extends AnalysisResult {
@@ -71,11 +74,22 @@ export function analyzeInstance(input: InstanceInput, opts: EstateAnalyzeOptions
   for (const z of analysis.zones) Object.assign(z.zone, at);
   const findings = [...analysis.findings, ...(input.findings ?? [])].map((f) => Object.assign(f, at));
   const inScope = new Set(analysis.zones.map((z) => z.zone.zoneId));
-  const migratedZones = [...new Set(input.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId !== null && !inScope.has(r.ref.zoneId)).map((r) => r.ref.zoneId!))].sort();
+  const migratedEntryPoints = input.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId !== null && !inScope.has(r.ref.zoneId)).map((r) => r.ref);
+  const migratedZones = [...new Set(migratedEntryPoints.map((r) => r.zoneId!))].sort();
   return {
-    instance: { ...at, analysis: { zones: analysis.zones, findings }, migratedZones },
+    instance: { ...at, analysis: { zones: analysis.zones, findings }, migratedZones, ...(migratedEntryPoints.length ? { migratedEntryPoints } : {}) },
     input: { stateKnown: input.stateKnown, ...(input.options !== undefined ? { options: input.options } : {}) },
   };
+}
+
+/** The findings the join of the estate adds about one instance (ZONE_SPLIT_ACROSS_ROOTS, another root's entry point). */
+export function joinFindingsOf(findings: readonly Finding[], at: { root: string; workspace: string }): Finding[] {
+  return findings.filter(
+    (f) =>
+      (f.code === "ZONE_SPLIT_ACROSS_ROOTS" || (f.code === "MANAGED_RULESET_EXISTS" && f.details?.["otherRoot"] !== undefined)) &&
+      f.root === at.root &&
+      f.workspace === at.workspace,
+  );
 }
 
 /** What joining a split zone changes in one of its entries: the owner's ruleset, the others' pointer to it. */
@@ -103,7 +117,9 @@ export function patchZone(zone: ZoneReport, patch: ZonePatch): void {
 export function joinInstances(analysed: AnalysedInstance[], opts: EstateAnalyzeOptions = {}, patch: (zone: ZoneReport, p: ZonePatch) => void = patchZone): EstateAnalysis {
   const { rulesetRoots, ...common } = opts;
   const instances = analysed.map((a) => a.instance);
-  const splitFindings = joinSplitZones(instances, analysed.map((a) => a.input), common, rulesetRoots ?? {}, patch);
+  const owners = new Map<string, InstanceAnalysis>();
+  const splitFindings = joinSplitZones(instances, analysed.map((a) => a.input), common, rulesetRoots ?? {}, patch, owners);
+  splitFindings.push(...entryPointElsewhereFindings(instances, owners));
   const zones = instances
     .flatMap((i) => i.analysis.zones)
     .sort((a, b) => compareText(a.zone.zoneId, b.zone.zoneId) || comparePaths(a.zone.root!, b.zone.root!) || workspaceOrder(a.zone.workspace!, b.zone.workspace!));
@@ -128,6 +144,7 @@ function joinSplitZones(
   opts: AnalyzeOptions,
   rulesetRoots: Record<string, string>,
   patch: (zone: ZoneReport, p: ZonePatch) => void,
+  owners: Map<string, InstanceAnalysis>,
 ): Finding[] {
   const byZone = new Map<string, Entry[]>();
   instances.forEach((instance, i) => {
@@ -138,10 +155,15 @@ function joinSplitZones(
       byZone.set(zone.zone.zoneId, list);
     }
   });
+  checkRulesetRoots(byZone, instances, rulesetRoots);
   const out: Finding[] = [];
   for (const [zoneId, entries] of byZone) {
-    if (entries.length < 2) continue;
+    if (entries.length < 2) {
+      owners.set(zoneId, entries[0]!.instance);
+      continue;
+    }
     const owner = ownerOf(zoneId, entries, rulesetRoots);
+    owners.set(zoneId, owner.instance);
     const merged = mergeInventories(zoneId, entries.map((e) => e.zone.inventory));
     const joined = analyzeZone(merged, {
       ...opts,
@@ -161,9 +183,11 @@ function joinSplitZones(
     }
     const names = entries.map((e) => instanceName(e.instance));
     const anchor = zoneAnchor(owner.zone.inventory);
+    const declared = ownsEntryPoint(owner, entries, rulesetRoots);
+    const why = declared.length ? ` (it already declares the zone's ${MANAGED_PHASE} ruleset: ${declared.join(", ")})` : "";
     const f = finding(
       "ZONE_SPLIT_ACROSS_ROOTS",
-      `zone ${zoneId} has settings in ${entries.length} roots (${names.join(", ")}): its one entry point ruleset and import are planned in ${instanceName(owner.instance)}, with the skip rules from all of them`,
+      `zone ${zoneId} has settings in ${entries.length} roots (${names.join(", ")}): its one entry point ruleset and import are planned in ${instanceName(owner.instance)}${why}, with the skip rules from all of them`,
       { zoneId, file: anchor?.file ?? null, line: anchor?.line ?? null },
       { roots: entries.map((e) => ({ root: e.instance.root, workspace: e.instance.workspace })), rulesetIn: ownerAt },
     );
@@ -172,16 +196,79 @@ function joinSplitZones(
   return out;
 }
 
-/** `--ruleset-root` wins; else the first instance (path order) holding the zone's legacy WAF; else the first. */
+/**
+ * `--ruleset-root ZONE_ID=ROOT` naming a root of the run that has nothing of the zone (known offline) would
+ * be ignored and the ruleset planned elsewhere: refused instead, naming where the zone is (a root whose zone
+ * id only state or a variable knows needs that first). A zone this run does not hold at all (another shard's)
+ * is left alone.
+ */
+function checkRulesetRoots(byZone: Map<string, Entry[]>, instances: InstanceAnalysis[], rulesetRoots: Record<string, string>): void {
+  const runRoots = new Set(instances.map((i) => i.root));
+  for (const [zoneId, root] of Object.entries(rulesetRoots)) {
+    const entries = byZone.get(zoneId) ?? [];
+    if (entries.length === 0 || !runRoots.has(root) || entries.some((e) => e.instance.root === root)) continue;
+    const where = [...new Set(entries.map((e) => instanceName(e.instance)))].join(", ");
+    throw new UserInputError(
+      `--ruleset-root ${zoneId}=${root}: root ${root} has nothing of zone ${zoneId} known offline (the zone is in ${where}), so its ruleset cannot go there; if a zone id of ${root} is an expression only state or a variable knows, give it (--state, --var-file, --var) first`,
+    );
+  }
+}
+
+/**
+ * A zone whose ruleset the run plans in one root while another root, with nothing of the zone left to
+ * migrate, already declares its managed-phase entry point ruleset: importing the planned one would make two
+ * roots manage one entry point (each apply overwriting the other), so the skip rules belong in that ruleset.
+ * One MANAGED_RULESET_EXISTS per such ruleset, at it, stamped with the planning instance.
+ */
+function entryPointElsewhereFindings(instances: InstanceAnalysis[], owners: Map<string, InstanceAnalysis>): Finding[] {
+  const out: Finding[] = [];
+  for (const [zoneId, owner] of owners) {
+    // The root's configuration is the same in each of its workspaces: one finding per ruleset block.
+    const seen = new Set<string>();
+    for (const other of instances) {
+      if (other.root === owner.root) continue;
+      for (const ref of other.migratedEntryPoints ?? []) {
+        if (ref.zoneId !== zoneId || seen.has(`${other.root}\0${ref.address}`)) continue;
+        seen.add(`${other.root}\0${ref.address}`);
+        const f = finding(
+          "MANAGED_RULESET_EXISTS",
+          `${ref.address} in root ${instanceName(other)} already manages this zone's ${MANAGED_PHASE} entry point: merge the skip rules planned in ${instanceName(owner)} into it there instead of adding and importing a second resource in ${instanceName(owner)} (two roots would manage one ruleset, each apply overwriting the other)`,
+          { ref, zoneId },
+          { otherRoot: other.root, otherWorkspace: other.workspace, address: ref.address },
+        );
+        out.push(Object.assign(f, { root: owner.root, workspace: owner.workspace }));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * `--ruleset-root` wins; else the first instance (path order) holding the zone's legacy WAF; else the first
+ * that already declares the zone's managed-phase entry point ruleset (planning it anywhere else would make two
+ * roots manage one entry point); else the first.
+ */
 function ownerOf(zoneId: string, entries: Entry[], rulesetRoots: Record<string, string>): Entry {
   const chosen = ownValue(rulesetRoots, zoneId);
   const named = chosen !== undefined ? entries.find((e) => e.instance.root === chosen) : undefined;
   if (named) return named;
-  const legacy = entries.find((e) => {
-    const inv = e.zone.inventory;
-    return inv.packages.length + inv.groups.length + inv.rules.length + inv.overrides.length > 0;
-  });
-  return legacy ?? entries[0]!;
+  return entries.find(hasLegacyWaf) ?? entries.find((e) => managedRulesets(e).length > 0) ?? entries[0]!;
+}
+
+function hasLegacyWaf(e: Entry): boolean {
+  const inv = e.zone.inventory;
+  return inv.packages.length + inv.groups.length + inv.rules.length + inv.overrides.length > 0;
+}
+
+function managedRulesets(e: Entry): string[] {
+  return e.zone.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE).map((r) => r.ref.address);
+}
+
+/** The entry point rulesets the owner declares, when that (not `--ruleset-root` or a legacy WAF) chose it. */
+function ownsEntryPoint(owner: Entry, entries: Entry[], rulesetRoots: Record<string, string>): string[] {
+  if (ownValue(rulesetRoots, owner.zone.zone.zoneId) === owner.instance.root) return [];
+  if (entries.some(hasLegacyWaf)) return [];
+  return managedRulesets(owner);
 }
 
 function mergeInventories(zoneId: string, parts: ZoneInventory[]): ZoneInventory {

@@ -1,13 +1,15 @@
 // The Page Rules, firewall rules and legacy WAF resources of the roots around a run that the run does not
 // include (see core/other-root-bypasses.ts and core/other-root-legacy-waf.ts for why they matter). Read-only and cheap: the repository's configuration is
 // read at the structure level (as module-callers.ts does: resources by type, module calls), and only the
-// roots whose tree configures `cloudflare_page_rule`, `cloudflare_firewall_rule` or a legacy WAF resource
-// (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) are loaded further, from
+// roots whose tree configures `cloudflare_page_rule`, `cloudflare_firewall_rule`, a legacy WAF resource
+// (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) or a `cloudflare_ruleset` (the zone's entry
+// point may already be managed there) are loaded further, from
 // their configuration alone (their own variables files; no state, no analysis).
 import { withLine } from "../core/report-paths.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
+import { MANAGED_PHASE } from "../core/mappings.js";
 import type { InputError, ResourceRef } from "../core/model.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
 import { mayHoldCloudflare, resourceHeadersOf } from "../terraform/hcl/prefilter.js";
@@ -17,7 +19,7 @@ import { searchTop } from "./module-callers.js";
 import { repositoryTreeReader, type RepositoryTree } from "./repository-tree.js";
 
 const LEGACY_TYPES = new Set<string>(LEGACY_WAF_RESOURCE_TYPES);
-const SEARCHED_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule", ...LEGACY_TYPES]);
+const SEARCHED_TYPES = new Set(["cloudflare_page_rule", "cloudflare_firewall_rule", "cloudflare_ruleset", ...LEGACY_TYPES]);
 
 export interface OtherRootRulesResult {
   /** The directory searched (the repository), absolute. */
@@ -75,6 +77,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
       const read = new Set(legacyWaf.map((r) => r.configAddress));
       legacyWaf.push(...(declared.get(dir) ?? []).filter((r) => !read.has(r.configAddress)));
     }
+    const entryPoints = d.rulesets.filter((r) => r.phase === MANAGED_PHASE).map((r) => rebase(r).ref);
     // Messages name files from the working directory, as the user types them.
     const typed = (file: string) => slash(path.relative(input.cwd, path.resolve(ws.base, file)));
     const unreadable = ws.errors.map((e) => `${withLine(typed(e.file), e.line)}: ${e.message}`);
@@ -83,6 +86,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
       firewallRules: ws.domain.firewallRules.map(rebase),
       pageRules: ws.domain.pageRules.map(rebase),
       ...(legacyWaf.length ? { legacyWaf } : {}),
+      ...(entryPoints.length ? { entryPoints } : {}),
       ...(unreadable.length ? { unreadable } : {}),
     });
   }

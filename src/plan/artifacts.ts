@@ -3,6 +3,7 @@
 import { ARTIFACTS } from "../core/artifacts.js";
 import { otherRootBypassLine } from "../core/other-root-bypasses.js";
 import { otherRootLegacyWafLine } from "../core/other-root-legacy-waf.js";
+import { otherRootEntryPointLine } from "../core/other-root-entry-points.js";
 import { access, chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
@@ -42,7 +43,7 @@ export interface AssembledPlan {
    * A plan of some roots only: the findings about other roots' bypasses and legacy WAF for its zones
    * (plan/other-roots.ts), also in `findings`; migrate.sh refuses to start on them.
    */
-  otherRootFindings?: { bypasses: Finding[]; legacyWaf: Finding[] };
+  otherRootFindings?: { bypasses: Finding[]; legacyWaf: Finding[]; entryPoints?: Finding[] };
   findings: Finding[];
   /** LEGACY_REFERENCE findings as one line each (`file:line: message`): migrate.sh refuses while one remains. */
   legacyReferences: string[];
@@ -392,6 +393,7 @@ export function scriptInput(version: string, zones: ZoneAnalysis[], plan: Assemb
     legacyResources: plan.legacyResources,
     legacyReferences: plan.legacyReferences,
     otherRootBypasses: (plan.otherRootFindings?.bypasses ?? []).map(otherRootBypassLine),
+    otherRootEntryPoints: (plan.otherRootFindings?.entryPoints ?? []).map(otherRootEntryPointLine),
     otherRootLegacyWaf: {
       known: (plan.otherRootFindings?.legacyWaf ?? []).filter((f) => f.code === "LEGACY_WAF_IN_OTHER_ROOT").map(otherRootLegacyWafLine),
       unknown: (plan.otherRootFindings?.legacyWaf ?? []).filter((f) => f.code !== "LEGACY_WAF_IN_OTHER_ROOT").map(otherRootLegacyWafLine),

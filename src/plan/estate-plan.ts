@@ -13,7 +13,7 @@ import { rootProviderInfo } from "../estate/gate.js";
 import { analyzeEstateOnline } from "../estate/online.js";
 import { instanceName } from "../estate/order.js";
 import { buildEstateReport, instanceInputs } from "../estate/report.js";
-import type { EstateAnalysis } from "../estate/analyze.js";
+import { joinFindingsOf, type EstateAnalysis } from "../estate/analyze.js";
 import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../terraform/versions/providers.js";
@@ -22,6 +22,8 @@ import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWor
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
 import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 import { addOtherRootFindings, otherRootsOfEstate } from "./other-roots.js";
+import { addExistingEntryPointNotes } from "./existing-entry-point.js";
+import { ARTIFACTS } from "../core/artifacts.js";
 import { repositoryTreeReader } from "../estate/repository-tree.js";
 
 export interface EstatePlanInput {
@@ -146,6 +148,14 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     }
     addOtherRootFindings(plan, planned.zones.map((z) => z.zone.zoneId), others);
     const at = { root: inst.root, workspace: inst.workspace };
+    const joined = joinFindingsOf(analysis.findings, at);
+    addExistingEntryPointNotes(plan.steps, [...planned.zones.flatMap((z) => z.findings), ...joined, ...plan.findings], ARTIFACTS.ruleset);
+    // Another root of the run already manages a planned zone's entry point: migrate.sh refuses, as for a root left out.
+    const elsewhere = joined.filter((f) => f.code === "MANAGED_RULESET_EXISTS");
+    if (elsewhere.length) {
+      const found = plan.otherRootFindings ?? { bypasses: [], legacyWaf: [] };
+      plan.otherRootFindings = { ...found, entryPoints: [...(found.entryPoints ?? []), ...elsewhere] };
+    }
     // cf-terraforming's ruleset becomes ruleset.tf as written: its rule order is checked like an existing one's.
     if (fromCfTerraforming) {
       const file = path.relative(estate.base, path.resolve(cwd, fromCfTerraforming));

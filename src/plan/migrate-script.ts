@@ -16,6 +16,7 @@
 //   any point resumes: applied files are skipped, the rest are applied.
 import { PLAN_OUTPUT_MARK } from "../core/artifacts.js";
 import { shellQuote } from "../core/shell-quote.js";
+import { OTHER_ROOT_ENTRY_POINT_REFUSAL, OTHER_ROOT_ENTRY_POINT_REMEDY } from "../core/other-root-entry-points.js";
 import type { ZoneAnalysis } from "../core/analyze.js";
 import { RULESET_ID_PLACEHOLDER } from "../core/import-id.js";
 import { displayZone, zoneLabel } from "./steps.js";
@@ -59,6 +60,8 @@ export interface ScriptInput {
    * not known offline: it refuses unless ACCEPT_OTHER_ROOT_LEGACY_WAF=1), one line each.
    */
   otherRootLegacyWaf?: { known: string[]; unknown: string[] };
+  /** Roots this plan left out that already declare the entry point ruleset step 3 would import (always refused), one line each. */
+  otherRootEntryPoints?: string[];
   /**
    * The workspace the plan was made for: the script exports it as TF_WORKSPACE before any terraform command,
    * so it changes that workspace's state whichever one is selected where it runs. Absent or `default`: none
@@ -168,6 +171,15 @@ export function renderMigrateScript(input: ScriptInput): string {
     w(`echo ${shellQuote(`migrate.sh: refusing to start: roots this plan left out configure the legacy WAF of a zone whose ruleset step 3 imports; that ruleset belongs with its legacy WAF:`)} >&2`);
     for (const r of legacyElsewhere.known) w(`echo ${shellQuote(`    ${r}`)} >&2`);
     w(`echo ${shellQuote("  plan the roots together (cf-waf-migrate plan over the repository --out-dir DIR) and run the migrate.sh it writes for each root, in ESTATE.md's order; nothing was changed")} >&2`);
+    w("exit 1");
+    w();
+  }
+  const entryPointsElsewhere = input.otherRootEntryPoints ?? [];
+  if (entryPointsElsewhere.length) {
+    // Step 3 would import an entry point another root already manages (apply refuses the same).
+    w(`echo ${shellQuote(`migrate.sh: refusing to start: ${OTHER_ROOT_ENTRY_POINT_REFUSAL}:`)} >&2`);
+    for (const r of entryPointsElsewhere) w(`echo ${shellQuote(`    ${r}`)} >&2`);
+    w(`echo ${shellQuote(`  ${OTHER_ROOT_ENTRY_POINT_REMEDY}`)} >&2`);
     w("exit 1");
     w();
   }

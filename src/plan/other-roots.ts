@@ -4,6 +4,7 @@
 import path from "node:path";
 import { matchOtherRootBypasses, otherRootBypassFindings, otherRootRulesetNote, type OtherRootRules } from "../core/other-root-bypasses.js";
 import { matchOtherRootLegacyWaf, otherRootLegacyWafFindings, otherRootLegacyWafNote } from "../core/other-root-legacy-waf.js";
+import { otherRootEntryPointFindings } from "../core/other-root-entry-points.js";
 import type { Estate } from "../estate/load.js";
 import { otherRootRules } from "../estate/other-root-rules.js";
 import type { RepositoryTree } from "../estate/repository-tree.js";
@@ -35,11 +36,13 @@ export function addOtherRootFindings(plan: Pick<AssembledPlan, "findings" | "ste
   const note = otherRootRulesetNote(scan, others.repository);
   const step2 = plan.steps.find((s) => s.number === 2);
   if (note !== null && step2) step2.notes = [...(step2.notes ?? []), note];
+  const entryPoints = otherRootEntryPointFindings(zoneIds, others.roots);
+  plan.findings.push(...entryPoints);
   const legacy = matchOtherRootLegacyWaf(zoneIds, others.roots);
   const legacyWaf = otherRootLegacyWafFindings(legacy, others.repository);
   plan.findings.push(...legacyWaf);
   // migrate.sh refuses on exactly these (plan/artifacts.ts scriptInput).
-  plan.otherRootFindings = { bypasses, legacyWaf };
+  plan.otherRootFindings = { bypasses, legacyWaf, entryPoints };
   const legacyNote = otherRootLegacyWafNote(legacy, others.repository);
   for (const step of plan.steps.filter((s) => s.number === 2 || s.number === 3)) {
     if (legacyNote !== null) step.notes = [...(step.notes ?? []), legacyNote];

@@ -269,6 +269,13 @@ function step6DeleteBlocks(input: PlanInput): PlanStep {
   if (input.legacyBlockFiles.length && input.patchDir !== ".") {
     notes.push(`the patch edits files outside the root module: its paths start at ${input.patchDir} (relative to the root module), so git applies it from there`);
   }
+  const ws = input.rulesetWorkspace ?? null;
+  if (input.legacyBlockFiles.length && ws !== null) {
+    // The blocks are the configuration of every workspace of the root, not of this one alone.
+    notes.push(
+      `the root has other workspaces than ${ws}, and the blocks are theirs too: deleting them while another workspace's state still holds a legacy instance makes its next apply "destroy" it, which resets the live previous WAF. Apply the patch only once \`${TF} state list\` shows no legacy instance in any workspace (\`${TF} workspace list\`, then \`TF_WORKSPACE=NAME ${TF} state list\` in each); migrate.sh checks this and stops before step 6 while one does`,
+    );
+  }
   return {
     number: 6,
     title: "Delete the legacy blocks from the configuration (only after step 5)",

@@ -72,3 +72,26 @@ describe("plan --out-dir: one workspace's ruleset per file, limited to that work
     expect(read(root, "out/migrate.sh")).toContain("copy ruleset.tf to ./cf-waf-migrate-ruleset.tf first (PLAN.md step 2). Nothing was changed");
   });
 });
+
+describe("plan --out-dir of one workspace of a root with others: step 6 of PLAN.md", () => {
+  it("says the blocks are the other workspaces' too and to delete them only once no workspace holds a legacy instance", async () => {
+    const root = staging();
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate.d/eu/terraform.tfstate", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const md = read(root, "out/PLAN.md");
+    const step6 = md.slice(md.indexOf("### 6."), md.indexOf("### 7."));
+    expect(step6).toContain("the root has other workspaces than eu, and the blocks are theirs too");
+    expect(step6).toContain("`terraform workspace list`, then `TF_WORKSPACE=NAME terraform state list` in each");
+    // What it says migrate.sh does, migrate.sh does.
+    expect(read(root, "out/migrate.sh")).toContain("still hold legacy instances, and the blocks are theirs too");
+  });
+
+  it("a root with default alone says nothing of other workspaces", async () => {
+    const root = staging();
+    renameSync(path.join(root, "terraform.tfstate.d/eu/terraform.tfstate"), path.join(root, "terraform.tfstate"));
+    rmSync(path.join(root, "terraform.tfstate.d"), { recursive: true });
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--out-dir", "out", "--format", "json", "--quiet"], { cwd: root });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(read(root, "out/PLAN.md")).not.toContain("the root has other workspaces");
+  });
+});

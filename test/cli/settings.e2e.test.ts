@@ -82,6 +82,81 @@ describe("zone settings override waf = off (testdata/zone-waf-off)", () => {
   });
 });
 
+describe("a zone switch set by a variable only a tfvars file (not in the repository) fills", () => {
+  // The real-world shape: a module with `count = var.waf_switch == null ? 0 : 1` and `settings { waf = var.waf_switch }`.
+  const tree = () => {
+    const work = tempDir("cfwm-zs-var-");
+    mkdirSync(path.join(work, "modules/edge"), { recursive: true });
+    writeFileSync(
+      path.join(work, "modules/edge/main.tf"),
+      [
+        'variable "zone_id" { type = string }',
+        'variable "waf_switch" {',
+        "  type    = string",
+        "  default = null",
+        "}",
+        "",
+        'resource "cloudflare_zone_settings_override" "s" {',
+        "  count   = var.waf_switch == null ? 0 : 1",
+        "  zone_id = var.zone_id",
+        "  settings {",
+        "    waf = var.waf_switch",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      path.join(work, "main.tf"),
+      [
+        'variable "waf_switch" { type = string }',
+        "",
+        'module "edge" {',
+        '  source     = "./modules/edge"',
+        '  zone_id    = "5b1e4a2c8d9f40b7a6c3e2d1f0a9b8c7"',
+        "  waf_switch = var.waf_switch",
+        "}",
+        "",
+        'resource "cloudflare_waf_package" "owasp" {',
+        '  zone_id     = "5b1e4a2c8d9f40b7a6c3e2d1f0a9b8c7"',
+        '  package_id  = "a25a9a7e9c00afc1fb2e0245519d725b"',
+        '  sensitivity = "low"',
+        '  action_mode = "block"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    return work;
+  };
+
+  it("offline it is VALUE_UNRESOLVED at the settings block and the zone is not ready (never taken as on)", async () => {
+    const work = tree();
+    const r = await runCli(["scan", ".", "--format", "json"], { cwd: work });
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout) as { findings: Finding[]; zones: { unresolved?: { address: string; attribute: string }[] }[] };
+    expect(report.zones[0]!.unresolved?.map((u) => [u.address, u.attribute])).toEqual([
+      ["module.edge.cloudflare_zone_settings_override.s", "count"],
+      ["module.edge.cloudflare_zone_settings_override.s", "settings.waf"],
+    ]);
+    const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED");
+    expect(unresolved.map((f) => [f.severity, f.address, f.file, f.line])).toEqual([
+      ["warning", "module.edge.cloudflare_zone_settings_override.s", "modules/edge/main.tf", 7],
+      ["warning", "module.edge.cloudflare_zone_settings_override.s", "modules/edge/main.tf", 7],
+    ]);
+    expect(unresolved[1]!.message).toContain("whether the zone's previous WAF is off, and so whether the generated execute rules must be disabled, is not known");
+    expect(unresolved[1]!.message).toContain("--var waf_switch=VALUE");
+  });
+
+  it("given the value, the zone is ready and the switch decides the execute rules", async () => {
+    const work = tree();
+    const r = await runCli(["scan", ".", "--format", "json", "--var", "waf_switch=off"], { cwd: work });
+    const report = JSON.parse(r.stdout) as { findings: Finding[]; zones: { unresolved?: unknown[]; ruleset: { rules: { action: string; enabled: boolean }[] } }[] };
+    expect(report.zones[0]!.unresolved).toBeUndefined();
+    expect(report.findings.filter((f) => f.code === "VALUE_UNRESOLVED")).toEqual([]);
+    expect(report.zones[0]!.ruleset.rules.filter((x) => x.action === "execute").map((x) => x.enabled)).toEqual([false, false]);
+  });
+});
+
 describe("a bypass firewall rule over several products (testdata/multi-product-bypass)", () => {
   it("one skip rule per bypass, an info for the other products, and the plan never deletes or un-states the firewall rule", async () => {
     const work = copyFixture("multi-product-bypass");

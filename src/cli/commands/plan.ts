@@ -6,6 +6,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import type { InputError, Report, Ruleset } from "../../core/model.js";
 import { writeEstatePlans } from "../../plan/estate-out-dir.js";
 import { planEstate } from "../../plan/estate-plan.js";
+import { joinFindingsOf } from "../../estate/analyze.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { checkReportFile, checkWritableDirectory, relativeRoot, toolVersion } from "../io.js";
@@ -148,7 +149,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
           analysis: analysis.instances[i]!,
           plan: s.plan,
           providerMajor: s.providerMajor,
-          estateFindings: analysis.findings.filter((f) => f.code === "ZONE_SPLIT_ACROSS_ROOTS" && f.root === s.inst.root && f.workspace === s.inst.workspace),
+          estateFindings: joinFindingsOf(analysis.findings, s.inst),
         })),
       });
       process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);

@@ -4,6 +4,7 @@
 //                 value, stored as {"value": "off", "type": "string"} in a state file, plain in show -json)
 import { refOf, type InventoryResource, type ZoneWafSetting } from "../../core/model.js";
 import { expressionText, firstBlock, literalString } from "../config/values.js";
+import { INSTANCE_ATTRIBUTES, unresolvedSettings, withUnresolved } from "./unresolved.js";
 
 export const ZONE_SETTING_TYPES = new Set(["cloudflare_zone_settings_override", "cloudflare_zone_setting"]);
 
@@ -12,8 +13,10 @@ export function readZoneWafSetting(r: InventoryResource): ZoneWafSetting | null 
   const raw = r.type === "cloudflare_zone_settings_override" ? settingsOverrideWaf(r.attributes) : zoneSettingWaf(r.attributes);
   if (raw === undefined || raw === null) return null;
   const literal = literalString(raw);
-  if (literal !== null) return { ref: refOf(r), value: literal.trim().toLowerCase(), expression: null };
-  return { ref: refOf(r), value: null, expression: expressionText(raw) ?? (typeof raw === "string" ? raw : JSON.stringify(raw)) };
+  // Whether the switch exists (count/for_each) and what it says: a value not known offline is VALUE_UNRESOLVED.
+  const unresolved = withUnresolved(unresolvedSettings(r, ["settings.waf", "value", ...INSTANCE_ATTRIBUTES]));
+  if (literal !== null) return { ref: refOf(r), value: literal.trim().toLowerCase(), expression: null, ...unresolved };
+  return { ref: refOf(r), value: null, expression: expressionText(raw) ?? (typeof raw === "string" ? raw : JSON.stringify(raw)), ...unresolved };
 }
 
 function settingsOverrideWaf(a: Record<string, unknown>): unknown {
