@@ -12,7 +12,7 @@ import { parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER, rulesetImportId } from "../core/import-id.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
-import type { Ruleset, ZonePlan } from "../core/model.js";
+import type { Finding, Ruleset, ZonePlan } from "../core/model.js";
 import { LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../core/legacy-types.js";
 import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/edit/legacy-removal.js";
 import { legacyRemovalSet, referenceLine } from "../terraform/references/removal-set.js";
@@ -24,6 +24,8 @@ import { loadWorkspace, type Workspace } from "../terraform/inventory/workspace.
 import { displayPath } from "../terraform/config/load.js";
 import { ApplyRefusedError } from "./errors.js";
 import type { RepositoryTree } from "../estate/repository-tree.js";
+import { callersOf } from "../estate/module-callers.js";
+import { callerReferenceFindings } from "../terraform/references/caller-references.js";
 import { display } from "./backup.js";
 import { emptyLocalState, emptyStateMessage } from "./interrupted-state.js";
 import { DEFAULT_WORKSPACE } from "./rehearsal-workspace.js";
@@ -170,6 +172,10 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   if (refused.length) throw new ApplyRefusedError(refused);
   const list = await stateList(cli);
   const migration = await planMigration(ws, analysis, list, instances);
+  // Other roots calling a module whose legacy blocks (and the outputs exposing them) step 5 deletes: an
+  // expression of theirs reading such an output would dangle, whether the blocks go now or on a later run.
+  const dangling = await callerReferences(cli.cwd, migration.edits, ws.base, input.repositoryTree);
+  if (dangling.length) throw new ApplyRefusedError(dangling.map((f) => `${referenceLine(f)} (LEGACY_REFERENCE: apply refuses while an expression of another root refers to what the legacy blocks' deletion removes; edit it, then run apply again)`));
   migration.imports.push(...leftoverImports(ws, analysis, list, input.rulesetIds, providerMajor));
   // Nor may the resource imported into have instances this run leaves to be created.
   const unplanned = unplannedRulesetInstances(ws.domain.rulesets, migration.imports, list);
@@ -359,4 +365,12 @@ export async function resolveChdir(chdir: string | undefined, paths: string[], c
     throw new ApplyRefusedError([`${candidate} is not a directory: name the root module terraform runs in with --chdir DIR`]);
   }
   return abs;
+}
+
+/** LEGACY_REFERENCE findings for the other roots calling a module `edits` change (see terraform/references/caller-references.ts). */
+async function callerReferences(chdir: string, edits: readonly { absolute: string }[], base: string, repositoryTree: RepositoryTree | undefined): Promise<Finding[]> {
+  const moduleDirs = [...new Set(edits.map((e) => path.dirname(path.resolve(e.absolute))))].filter((d) => d !== path.resolve(chdir));
+  if (moduleDirs.length === 0) return [];
+  const callers = await callersOf(chdir, moduleDirs, repositoryTree);
+  return callerReferenceFindings({ callers: [...callers.keys()], editedFiles: edits.map((e) => e.absolute), base });
 }

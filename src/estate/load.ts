@@ -3,6 +3,8 @@
 // Workspace per (root, workspace) instance: the root's own subtree and that instance's states joined into
 // its own inventory and domain. Identical addresses in two instances never meet.
 import { selectedWorkspaceOf } from "../terraform/runner/data-dir.js";
+import { localWorkspaces } from "../terraform/state/local-backend.js";
+import { workspacesNotReadFindings, type WorkspacesNotRead } from "./workspaces-not-read.js";
 import type { InputError } from "../core/model.js";
 import { displayPath } from "../terraform/config/load.js";
 import { discover, reportBase } from "../terraform/config/discover.js";
@@ -20,6 +22,7 @@ import { oneLineError, readConfiguration, readStates, remoteModuleFindings, type
 import { comparePaths, DEFAULT_WORKSPACE, estateRoots, subtrees, type EstateRoot } from "./instances.js";
 import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
 import { workspaceOrder } from "./order.js";
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 /** A state read elsewhere (`--pull-state`) whose root and workspace are already known. */
@@ -164,6 +167,12 @@ interface InstanceSpec {
   states: StateRead[];
   workspaceCertain: boolean;
   configOnly: string | null;
+  /**
+   * On the root's first instance only: the root's workspaces this run reads, and those it reads neither
+   * configuration nor state for. Absent on the others, and when every workspace is read (states pulled or
+   * handed over for the root, or the local backend has no other).
+   */
+  notRead?: WorkspacesNotRead;
 }
 
 interface OpenedEstate {
@@ -230,9 +239,12 @@ async function openEstate(opts: EstateOptions, errors: InputError[], defer = fal
     errors.push(...pulled.errors);
   }
   const byPath = new Map(roots.map((r) => [r.path, r]));
+  // Pulled (or handed over) states are every workspace the root's backend lists.
+  const everyWorkspace = new Set<EstateRoot>();
   for (const s of owned) {
     const root = byPath.get(s.root);
     if (root) add(root, s.workspace, s.label, s.state, true);
+    if (root) everyWorkspace.add(root);
   }
 
   const rootVariables = await loadRootVariables(
@@ -251,7 +263,8 @@ async function openEstate(opts: EstateOptions, errors: InputError[], defer = fal
     // terraform.workspace is stays unknown rather than assumed default.
     const configOnly = selectedWorkspaceOf(root.dir);
     const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
-    for (const workspace of [...workspaces.keys()].sort(workspaceOrder)) specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly });
+    const notRead = everyWorkspace.has(root) || !root.node ? undefined : await workspacesNotRead(root.dir, workspaces.keys(), opts.cwd);
+    [...workspaces.keys()].sort(workspaceOrder).forEach((workspace, i) => specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly, ...(i === 0 && notRead !== undefined ? { notRead } : {}) }));
   }
   // Roots come in path order already: this keeps the instances (and the input errors they add) in that order.
   specs.sort((a, b) => comparePaths(a.root.path, b.root.path) || workspaceOrder(a.workspace, b.workspace));
@@ -276,7 +289,7 @@ function buildInstance(opened: Pick<OpenedEstate, "base" | "perRoot" | "rootVari
     states,
     resources,
     domain,
-    findings: remoteModuleFindings(sub.remoteModules),
+    findings: [...remoteModuleFindings(sub.remoteModules), ...(terraformWorkspace !== null ? workspacesNotReadFindings(root.path, spec.notRead, sub, resources) : [])],
     errors: [],
     stateKnown: states.length > 0,
     remoteModules: sub.remoteModules,
@@ -304,4 +317,14 @@ export function dedupeErrors(errors: InputError[]): InputError[] {
 function isLocalBackendState(abs: string, rootDir: string): boolean {
   const rel = path.relative(rootDir, abs).split(path.sep);
   return (rel.length === 1 && rel[0] === "terraform.tfstate") || (rel.length === 3 && rel[0] === "terraform.tfstate.d" && rel[2] === "terraform.tfstate");
+}
+
+/** The root's workspaces other than `read` (its local backend's others; null when its backend is not local), or undefined when there are none. */
+async function workspacesNotRead(rootDir: string, read: Iterable<string>, cwd: string): Promise<WorkspacesNotRead | undefined> {
+  const seen = [...read].sort(workspaceOrder);
+  const all = await localWorkspaces(rootDir);
+  if (all === null) return { read: seen, others: null };
+  // A local workspace without a state file has nothing deployed (never applied, or emptied by `workspace new`).
+  const others = all.filter((w) => !seen.includes(w.name) && existsSync(w.stateFile)).map((w) => ({ name: w.name, stateFile: displayPath(w.stateFile, cwd) }));
+  return others.length ? { read: seen, others } : undefined;
 }

@@ -20,7 +20,7 @@ import { collectProviderInfo, rulesetSyntaxMajor, type ProviderInfo } from "../t
 import { assemblePlan, type AssembledPlan } from "./artifacts.js";
 import { extractedInstanceSuffixes, extractedOrderFindings, extractedSharedByWorkspaces, extractedUnplannedInstances, extractedUnusedFindings, matchExtracted, sharedKey } from "./extracted-match.js";
 import { instanceOutDirFromRoot } from "./estate-out-dir.js";
-import { instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
+import { addOtherCallerReferences, instancesSharingFiles, otherCallersNote, otherCallersOfPlan, withdrawRemovedBlocks } from "./other-callers.js";
 import { addOtherRootFindings, otherRootsOfEstate } from "./other-roots.js";
 import { addExistingEntryPointNotes } from "./existing-entry-point.js";
 import { ARTIFACTS } from "../core/artifacts.js";
@@ -145,6 +145,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
       const step6 = plan.steps.find((s) => s.number === 6);
       if (otherCallers.length && step6) step6.notes = [...(step6.notes ?? []), otherCallersNote(otherCallers)];
       withdrawRemovedBlocks(plan, otherCallers);
+      await addOtherCallerReferences(inst.dir, estate.base, plan, otherCallers);
     }
     addOtherRootFindings(plan, planned.zones.map((z) => z.zone.zoneId), others);
     const at = { root: inst.root, workspace: inst.workspace };

@@ -5,6 +5,8 @@
 import path from "node:path";
 import { callersOf } from "../estate/module-callers.js";
 import type { RepositoryTree } from "../estate/repository-tree.js";
+import { callerReferenceFindings } from "../terraform/references/caller-references.js";
+import { referenceLine } from "../terraform/references/removal-set.js";
 import { ARTIFACTS, type AssembledPlan } from "./artifacts.js";
 
 /** Other root modules calling a module whose file step 6 edits, relative to `rootDir`, sorted. */
@@ -14,6 +16,26 @@ export async function otherCallersOfPlan(rootDir: string, plan: Pick<AssembledPl
   if (moduleDirs.length === 0) return [];
   const callers = await callersOf(root, moduleDirs, repositoryTree);
   return [...callers.keys()].map((d) => path.relative(root, d).split(path.sep).join("/")).sort();
+}
+
+/**
+ * The other callers' expressions step 6 would leave dangling (LEGACY_REFERENCE), added to the plan as its own
+ * are: findings, step 6's notes, and the lines migrate.sh refuses on. `callers` as otherCallersOfPlan gives them.
+ */
+export async function addOtherCallerReferences(rootDir: string, base: string, plan: Pick<AssembledPlan, "legacyPatchFiles" | "patchDir" | "findings" | "legacyReferences" | "steps">, callers: readonly string[]): Promise<void> {
+  if (callers.length === 0) return;
+  const root = path.resolve(rootDir);
+  const found = await callerReferenceFindings({
+    callers: callers.map((c) => path.resolve(root, c)),
+    editedFiles: plan.legacyPatchFiles.map((f) => path.resolve(root, plan.patchDir, f)),
+    base,
+  });
+  if (found.length === 0) return;
+  const lines = found.map(referenceLine);
+  plan.findings.push(...found);
+  plan.legacyReferences.push(...lines);
+  const step6 = plan.steps.find((s) => s.number === 6);
+  if (step6) step6.notes = [...(step6.notes ?? []), ...lines.map((r) => `LEGACY_REFERENCE (edit by hand before step 6; apply and migrate.sh refuse until then): ${r}`)];
 }
 
 /** Step 6's note naming them. */

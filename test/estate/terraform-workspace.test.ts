@@ -123,7 +123,9 @@ describe("terraform.workspace with a state", () => {
     writeFileSync(path.join(dir, "terraform.tfstate"), EMPTY_STATE);
     const j = await scanStaging(top, "live/staging/terraform.tfstate.d/eu/terraform.tfstate");
     expect(owasp(j).map((r) => [r.workspace, r.zoneId])).toEqual([["eu", EU_ZONE]]);
-    expect(j.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.message.includes("terraform.workspace"))).toEqual([]);
+    const unresolved = j.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.message.includes("terraform.workspace"));
+    // Known: only the warning that the root's other workspace (us, with its own state there) is not read.
+    expect(unresolved.map((f) => (f as { details?: unknown }).details)).toEqual([{ terraformWorkspace: true, workspacesRead: ["eu"], workspacesNotRead: ["us"] }]);
   });
 
   it("stays unknown for a state saved elsewhere (it may come from any workspace), and says how to make it known", async () => {
