@@ -31,7 +31,10 @@ export interface GateResult {
 
 export async function gateEstate(estate: Estate, input: GateInput): Promise<GateResult> {
   const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { zonePlans: input.zonePlans, rulesetRoots: input.rulesetRoots }, input.session ?? null);
-  const gate = await gateFindings(estate.instances, estate.tree, estate.base, input.target, (fit) =>
+  // The tree holds every root (other shards' too): the gate reads the lock files and constraints of its own.
+  const own = new Set(estate.roots.map((r) => r.node));
+  const tree = { ...estate.tree, roots: estate.tree.roots.filter((n) => own.has(n)) };
+  const gate = await gateFindings(estate.instances, tree, estate.base, input.target, (fit) =>
     analysis.instances.map((a, i) => ({
       fits: a.analysis.zones.map((z) => fit[i]!(z.zone.ruleset)),
       // A split zone's ruleset is imported in the instance that holds it, not here.

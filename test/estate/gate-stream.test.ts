@@ -110,6 +110,25 @@ describe("gate over a streamed scan", () => {
     });
   }
 
+  // `--shard`: a shard's report reads its own roots' lock files and constraints. The in-memory gate read every
+  // root's (the tree holds them all), so another shard's unreadable lock file failed this shard too (exit 2).
+  it("with --shard, reads the provider facts of the shard's roots only, in memory as streamed", async () => {
+    const rootFilter = (p: string) => p !== "live/c";
+    const estate = await loadEstate({ paths: ["."], statePaths: [], cwd: base, readStdin: noStdin, rootFilter });
+    const old = await gateEstate(estate, { version: "t", root: ".", rulesetRoots: {} });
+    expect(old.report.roots?.map((r) => r.path)).toEqual(["live/a", "live/b"]);
+    expect(old.report.errors).toEqual([]);
+    const gate = new GateStream(undefined);
+    const spilled = await scanEstateSpilled({ ...scanOptions(gate), rootFilter }, spill);
+    try {
+      const gated = await gate.finish(spilled.report, spilled.severities);
+      expect(renderJson(gated.report)).toBe(renderJson(old.report));
+      expect(gated.summaries).toEqual(old.summaries);
+    } finally {
+      spilled.close();
+    }
+  });
+
   it("refuses to finish when it did not see every instance of the report (a scan that built some elsewhere)", async () => {
     const gate = new GateStream(undefined);
     const scanned = await scanEstate({ ...scanOptions(gate), eachInstance: undefined });
