@@ -7,6 +7,7 @@ import type { AnalyzeOptions } from "../core/analyze.js";
 import type { Report, Severity, StreamedReport } from "../core/model.js";
 import { analyzeEstateOnline } from "../estate/online.js";
 import { buildEstateReport, instanceInputs } from "../estate/report.js";
+import { scanEstate, type EstateScanOptions } from "../estate/scan.js";
 import { scanEstateSpilled } from "../estate/spill/scan.js";
 import { createSpillDir, type SpillDir } from "../estate/spill/temp-dir.js";
 import type { OnlineSession } from "../online/session.js";
@@ -26,7 +27,15 @@ export interface ScanOutcome {
   dispose(): void;
 }
 
-export async function scanCliReport(argv: CommonArgs, cwd: string, run: EstateRun, options: AnalyzeOptions, session: OnlineSession | null): Promise<ScanOutcome> {
+/** `eachInstance` (offline only): sees each instance as it is read (estate/scan.ts), e.g. `gate`'s checks. */
+export async function scanCliReport(
+  argv: CommonArgs,
+  cwd: string,
+  run: EstateRun,
+  options: AnalyzeOptions,
+  session: OnlineSession | null,
+  eachInstance?: EstateScanOptions["eachInstance"],
+): Promise<ScanOutcome> {
   if (session !== null) {
     const estate = await loadCliEstate(argv, cwd, run);
     const { analysis, decorate } = await analyzeEstateOnline(instanceInputs(estate.instances), { ...options, rulesetRoots: rulesetRootsOf(argv, estate) }, session);
@@ -36,13 +45,13 @@ export async function scanCliReport(argv: CommonArgs, cwd: string, run: EstateRu
   }
   const dir = spillDir();
   if (dir === null) {
-    const { report, allRootPaths } = await scanCliEstate(argv, cwd, run, options);
+    const { report, allRootPaths } = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstate({ ...opts, eachInstance }));
     return inMemory(report, allRootPaths);
   }
   // The live heap stays small from here on: V8 need not let the heap grow to 4x it.
   boundHeapGrowth();
   try {
-    const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled(opts, dir.path));
+    const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled({ ...opts, eachInstance }, dir.path));
     return {
       report: spilled.report,
       severities: spilled.severities,

@@ -5,9 +5,15 @@ import type { Finding } from "../core/model.js";
 import { evaluateProviderGate, type ProviderGateOutcome } from "../terraform/versions/provider-gate.js";
 import type { ProviderInfo } from "../terraform/versions/providers.js";
 import { instanceName } from "./analyze.js";
-import { dedupeErrors, type Estate } from "./load.js";
+import type { Workspace } from "../terraform/inventory/workspace.js";
+import { dedupeErrors, type EstateInstance } from "./load.js";
 
-export function estateProviderGate(estate: Pick<Estate, "instances">, info: ProviderInfo, targetVersion: string | undefined): ProviderGateOutcome {
+/** What the gate reads of one instance: its names and root directory, its resources and its root's configuration. */
+export interface GateInstance extends Pick<EstateInstance, "root" | "workspace" | "dir"> {
+  ws: Pick<Workspace, "resources" | "tree" | "states">;
+}
+
+export function estateProviderGate(estate: { instances: readonly GateInstance[] }, info: ProviderInfo, targetVersion: string | undefined): ProviderGateOutcome {
   const out: ProviderGateOutcome = { findings: [], errors: [], summaries: [] };
   const several = estate.instances.length > 1;
   for (const inst of estate.instances) {

@@ -3,7 +3,8 @@
 // configuration, state and domain inventory go once its share of the report is kept.
 import type { AnalyzeOptions } from "../core/analyze.js";
 import type { Report } from "../core/model.js";
-import { streamEstate, type EstateOptions } from "./load.js";
+import type { AnalysedInstance } from "./analyze.js";
+import { streamEstate, type EstateInstance, type EstateOptions } from "./load.js";
 import { buildEstateReport } from "./report.js";
 import { analyseForReport, joinForReport } from "./stream.js";
 
@@ -19,12 +20,21 @@ export interface EstateScanOptions extends EstateOptions {
   version: string;
   /** The report's `root` (paths in it are relative to the estate's base); absent: none. */
   root?: (base: string) => string;
+  /**
+   * Sees each instance once it is built and analysed, before it is let go (what `gate` checks per instance:
+   * estate/gate-stream.ts). Synchronous: it keeps what it needs of the instance, not the instance.
+   */
+  eachInstance?: (instance: EstateInstance, analysed: AnalysedInstance) => void;
 }
 
 /** The estate's scan report, and every root's path (this shard's or not). */
 export async function scanEstate(opts: EstateScanOptions): Promise<{ report: Report; allRootPaths: string[] }> {
-  const { analyze, rulesetRoots, version, root, ...load } = opts;
-  const streamed = await streamEstate(load, (instance) => analyseForReport(instance, analyze));
+  const { analyze, rulesetRoots, version, root, eachInstance, ...load } = opts;
+  const streamed = await streamEstate(load, (instance) => {
+    const kept = analyseForReport(instance, analyze);
+    eachInstance?.(instance, kept.analysed);
+    return kept;
+  });
   const { instances, analysis } = joinForReport(streamed.instances, { ...analyze, rulesetRoots: rulesetRoots ? rulesetRoots(streamed.roots) : {} });
   const report = buildEstateReport({ version, ...(root ? { root: root(streamed.base) } : {}), instances, analysis, errors: streamed.errors });
   return { report, allRootPaths: streamed.allRootPaths };

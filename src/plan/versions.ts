@@ -124,7 +124,25 @@ export function fitZoneRuleset(versions: Pick<PlanVersions, "fitRuleset">, rules
  */
 export function versionFindings(ws: Pick<Workspace, "resources" | "tree">, info: ProviderInfo, rulesets: Ruleset[], imports = rulesets.length): Finding[] {
   const versions = planVersions(ws, info, imports);
-  return dedupe([...versions.findings, ...fitFindings(rulesets.map((r) => fitZoneRuleset(versions, withoutComputedFields(r))))]);
+  return versionFindingsOf(
+    versions,
+    imports,
+    rulesets.map((r) => zoneFitFindings(versions, r)),
+  );
+}
+
+/**
+ * versionFindings from its parts, for a caller that fits each zone's ruleset as it reads it (gate over a
+ * spilled report): the roots' findings (`versions` of any `imports`), then each zone's fit findings in zone order.
+ */
+export function versionFindingsOf(versions: Pick<PlanVersions, "findings">, imports: number, zoneFits: readonly Finding[][]): Finding[] {
+  const roots = versions.findings.filter((f) => imports > 0 || f.code !== "IMPORT_BLOCKS_UNAVAILABLE");
+  return dedupe([...roots, ...dedupe(zoneFits.flat())]);
+}
+
+/** What fitting one zone's ruleset to the versions finds (what versionFindings reports of it). */
+export function zoneFitFindings(versions: Pick<PlanVersions, "fitRuleset">, ruleset: Ruleset): Finding[] {
+  return fitZoneRuleset(versions, withoutComputedFields(ruleset)).findings;
 }
 
 /** The findings of a set of ruleset fits, once each. */

@@ -12,7 +12,10 @@ import { loadCliEstate, rulesetRootsOf } from "../workspace.js";
 import { CliError } from "../errors.js";
 import { relativeRoot, toolVersion } from "../io.js";
 import { parseFailOn, parseZonePlans, resolveOutputs, withExamples, withInputOptions, withOutputOptions, type CommonArgs } from "../options.js";
-import { emitReport, exitCodeFor } from "../report-output.js";
+import { emitReport, exitCodeFor, exitCodeOf } from "../report-output.js";
+import { scanCliReport } from "../scan-estate.js";
+import { GateStream } from "../../estate/gate-stream.js";
+import { wholeReport } from "../../core/report.js";
 import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type EstateRunArgs } from "../estate-run.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
 
@@ -46,16 +49,37 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     const session = onlineSessionFromArgs(argv);
     const run = parseEstateRun(argv);
 
-    const estate = await loadCliEstate(argv, process.cwd(), run);
-    const { report, summaries } = await gateEstate(estate, { version: toolVersion(), root: relativeRoot(estate.base), target, zonePlans, rulesetRoots: rulesetRootsOf(argv, estate), session });
-
     // The text report ends with the blocking findings and the verdict; every other format is the shared one.
-    const text = (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, summaries, ctx.color);
-    const html = (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, summaries) });
-    const shown = recordShard(run, report);
-    await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: { text, html } });
-    process.exitCode = exitCodeFor(shown, failOn);
-    await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
+    const renderers = (summaries: string[]) => ({
+      text: (r: Report, ctx: { color: boolean; title: string }) => renderText(r, ctx) + gateTextTail(r, failOn, summaries, ctx.color),
+      html: (r: Report, ctx: { title: string }) => renderHtml(r, { title: ctx.title, verdict: gateVerdict(r, failOn, summaries) }),
+    });
+
+    if (session !== null) {
+      // Online, the service's answers need every instance's domain: the whole estate is loaded first.
+      const estate = await loadCliEstate(argv, process.cwd(), run);
+      const { report, summaries } = await gateEstate(estate, { version: toolVersion(), root: relativeRoot(estate.base), target, zonePlans, rulesetRoots: rulesetRootsOf(argv, estate), session });
+      const shown = recordShard(run, report);
+      await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: renderers(summaries) });
+      process.exitCode = exitCodeFor(shown, failOn);
+      await writeSummaryFile(run, shown, failOn, estate.allRootPaths);
+      return;
+    }
+    // Offline, as scan: each instance analysed as it is read, the report's lists on disk; the gate keeps what it checks of each.
+    const gate = new GateStream(target);
+    const outcome = await scanCliReport(argv, process.cwd(), run, { zonePlans }, null, gate.each);
+    try {
+      const gated = await gate.finish(outcome.report, outcome.severities);
+      const shown = recordShard(run, gated.report);
+      // JSON is written item by item; another format or the summary file reads the report whole, once.
+      let held: Report | undefined;
+      const whole = () => (held ??= wholeReport(shown));
+      await emitReport(shown, { formats: argv.format, output: argv.output, title: "gate", allowed: FORMATS, renderers: renderers(gated.summaries), whole });
+      process.exitCode = exitCodeOf(shown.errors.length, gated.severities, failOn);
+      if (run.summaryFile !== null) await writeSummaryFile(run, whole(), failOn, outcome.allRootPaths);
+    } finally {
+      outcome.dispose();
+    }
   },
 };
 

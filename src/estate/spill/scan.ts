@@ -36,7 +36,7 @@ export interface SpilledScan {
 
 /** Scans the estate, spilling the report's big lists into `dir` (a directory the caller made and removes). */
 export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): Promise<SpilledScan> {
-  const { analyze, rulesetRoots, version, root, ...load } = opts;
+  const { analyze, rulesetRoots, version, root, eachInstance, ...load } = opts;
   const files = {
     resources: new RecordFile(path.join(dir, "resources.jsonl")),
     zones: new RecordFile(path.join(dir, "zones.jsonl")),
@@ -51,6 +51,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): P
     let spilledFindings = 0;
     const streamed = await streamEstate(load, (instance) => {
       const { reported, analysed } = analyseForReport(instance, analyze);
+      eachInstance?.(instance, analysed);
       for (const r of reported.ws.resources) files.resources.append({ ...reportedResource(r), root: reported.root, workspace: reported.workspace });
       resourceCount += reported.ws.resources.length;
       spillZones(analysed, files.zones, zoneSpans, files.inventories);
