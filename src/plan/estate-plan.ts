@@ -3,6 +3,9 @@
 // planned for 3.35 block syntax), a split zone's ruleset once where its import is, and `removed.tf` is
 // withheld from an instance whose module blocks another caller still needs. Reads only (the module calls of
 // other roots, the provider lock files); writes nothing.
+import { MANAGED_PHASE } from "../core/mappings.js";
+import { inputRecord } from "../core/null-proto.js";
+import type { Workspace } from "../terraform/inventory/workspace.js";
 import path from "node:path";
 import { groupByZone } from "../core/analyze.js";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
@@ -88,9 +91,11 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     const zoneIds = groupByZone(inst.ws.domain).map((z) => z.zoneId);
     // What `terraform.workspace` is offline: known only when the state says which workspace it is.
     const knownWorkspace = inst.workspaceKnown ? inst.workspace : null;
-    const names = matchExtracted(extracted, zoneIds, knownWorkspace);
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
+    // The resource the zone's entry point is imported into: cf-terraforming's, else the one the root module
+    // already declares (as apply does), else the generated one.
+    const names = { ...(gate === null ? declaredEntryPointNames(inst.ws, zoneIds) : {}), ...matchExtracted(extracted, zoneIds, knownWorkspace) };
     // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.
     const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
     return { inst, info, providerMajor, names, gate, suffixes, zoneIds, knownWorkspace };
@@ -194,4 +199,23 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     errors: deduped,
     otherCallers,
   };
+}
+
+/**
+ * Per zone, the one `http_request_firewall_managed` ruleset the root module already declares for it, written
+ * without count or for_each (a hand-migrated entry point, or ruleset.tf copied in): the plan imports into
+ * that resource, as apply does, rather than into a second, generated one that would manage the same entry
+ * point (each apply overwriting the other). Zones with none, or with two (DUPLICATE_ENTRY_POINT), are left out.
+ */
+function declaredEntryPointNames(ws: Workspace, zoneIds: readonly string[]): Record<string, string> {
+  const names = inputRecord<string>();
+  for (const zoneId of zoneIds) {
+    const own = ws.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId === zoneId && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
+    if (own.length !== 1) continue;
+    const ref = own[0]!.ref;
+    const body = ws.resources.find((r) => r.inConfig && r.address === ref.address)?.configAttributes;
+    if (ref.address !== ref.configAddress || (body && (Object.hasOwn(body, "count") || Object.hasOwn(body, "for_each")))) continue;
+    names[zoneId] = ref.configAddress.slice("cloudflare_ruleset.".length);
+  }
+  return names;
 }

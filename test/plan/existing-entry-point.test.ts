@@ -82,4 +82,26 @@ resource "cloudflare_ruleset" "managed" {
     expect(section(2)).toContain("cloudflare_ruleset.managed (main.tf:13) already manages its http_request_firewall_managed entry point (MANAGED_RULESET_EXISTS)");
     expect(section(3)).toContain("otherwise import into cloudflare_ruleset.managed there, not into the generated resource");
   });
+
+  it("imports into the one the root module declares (as apply does), never into a second, generated one; two declared: neither", async () => {
+    const dir = tempDir("cfwm-existing-entry-");
+    const root = path.join(dir, "root");
+    mkdirSync(root, { recursive: true });
+    const ruleset = (name: string) =>
+      `resource "cloudflare_ruleset" "${name}" {\n  zone_id = "${ZONE}"\n  name    = "default"\n  kind    = "zone"\n  phase   = "http_request_firewall_managed"\n  rules {\n    action      = "execute"\n    expression  = "true"\n    action_parameters {\n      id = "efb7b8c949ac4650a09736fc376e9aee"\n    }\n  }\n}\n`;
+    const legacy = `resource "cloudflare_waf_package" "owasp" {\n  zone_id     = "${ZONE}"\n  package_id  = "a25a9a7e9c00afc1fb2e0245519d725b"\n  sensitivity = "low"\n  action_mode = "simulate"\n}\n`;
+    writeFileSync(path.join(root, "main.tf"), legacy + ruleset("managed"));
+    const plan = async () => {
+      const out = tempDir("cfwm-existing-entry-out-");
+      const r = await runCli(["plan", "root", "--out-dir", out, "--format", "json", "--ruleset-id", `${ZONE}=4814384a9e5d4991b9815dcfc25d2f1f`], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as { zones: { imports: { to: string }[] }[] };
+      return { to: report.zones[0]!.imports.map((i) => i.to), script: readFileSync(path.join(out, "migrate.sh"), "utf8") };
+    };
+    const one = await plan();
+    expect(one.to).toEqual(["cloudflare_ruleset.managed"]);
+    expect(one.script).toContain(`import 'cloudflare_ruleset.managed' 'zone/${ZONE}/4814384a9e5d4991b9815dcfc25d2f1f'`);
+    writeFileSync(path.join(root, "main.tf"), legacy + ruleset("managed") + ruleset("other"));
+    expect((await plan()).to).toEqual(["cloudflare_ruleset.waf_managed_9a780606"]);
+  });
 });
