@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { fakeTerraformBin, tempDir } from "../support/workdir.js";
+import type { Finding } from "./split-stacks-repository.js";
 import { snapshot } from "../apply/helpers.js";
 
 const ZONE = "0da42c8d2132a9ddaf714f9e7c920711";
@@ -29,14 +30,6 @@ function repository(exampleOutput: string): string {
 
 const EXPOSING = `output "owasp" {\n  value = module.waf.owasp_package\n}\n`;
 
-interface Finding {
-  code: string;
-  severity: string;
-  file: string | null;
-  line: number | null;
-  message: string;
-  details?: Record<string, unknown>;
-}
 
 describe("another root calling the module whose legacy blocks a one-root migration deletes", () => {
   it("plan: its output reading a removed module output is a LEGACY_REFERENCE error at it; step 6 and migrate.sh say so", async () => {

@@ -15,6 +15,8 @@ export interface Finding {
   line: number | null;
   zoneId: string | null;
   message: string;
+  root?: string;
+  workspace?: string;
   details?: Record<string, unknown>;
 }
 

@@ -7,17 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, TESTDATA } from "../support/cli.js";
 import { tempDir } from "../support/workdir.js";
+import type { Finding } from "./split-stacks-repository.js";
 
-interface Finding {
-  code: string;
-  severity: string;
-  file: string | null;
-  line: number | null;
-  message: string;
-  root?: string;
-  workspace?: string;
-  details?: Record<string, unknown>;
-}
 
 /** The fixture as a root `live`, initialised with `selected` selected (null: not initialised here). */
 function checkout(selected: string | null, backend?: object): string {
