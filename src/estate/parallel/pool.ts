@@ -1,8 +1,10 @@
 // Root workers for a spilled scan (issue #17): instances without state are built, analysed and spilled on
 // worker threads (./root-worker.ts), each into its own record files in the run's spill directory; the main
-// thread keeps discovery, the module graph, the instances with state, the split-zone join and the report.
-// Used when the estate is big enough to pay for a worker's start-up, or when CFWM_ROOT_WORKERS (or the
-// caller) says how many (0: none). Results do not depend on which worker built what: each instance's share
+// thread keeps discovery, the module graph, the instances with state, the split-zone join and the report,
+// and builds instances too while every worker has its next job waiting. By default min(2, cores) builders
+// (this thread and one worker: a second worker on two cores gained nothing and cost ~40 MB of peak RSS),
+// when the estate is big enough to pay for a worker's start-up; CFWM_ROOT_WORKERS (or the caller) says how
+// many workers instead (0: none). Results do not depend on which worker built what: each instance's share
 // comes back to its place in instance order, and the report reads each list where it was written.
 import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -42,7 +44,7 @@ export interface RootWorkerOptions {
   analyze: EstateAnalyzeOptions;
   variables: VariableArgs;
   cwd: string;
-  /** How many workers; absent: CFWM_ROOT_WORKERS, else min(2, cores) when the estate is big enough. */
+  /** How many workers; absent: CFWM_ROOT_WORKERS, else min(2, cores) - 1 when the estate is big enough. */
   workers?: number;
 }
 
@@ -51,7 +53,8 @@ export function rootWorkerCount(chosen: number | undefined, bigEnough: () => boo
   if (chosen !== undefined) return Math.max(0, Math.floor(chosen));
   const fromEnv = env[ROOT_WORKERS_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "" && Number.isInteger(Number(fromEnv))) return Math.max(0, Number(fromEnv));
-  return bigEnough() ? Math.min(2, availableParallelism()) : 0;
+  // The main thread builds instances too: two builders (this thread and one worker) on two cores or more.
+  return bigEnough() ? Math.min(2, availableParallelism()) - 1 : 0;
 }
 
 /** Whether the deferred directories' files hold at least `limit` bytes (stops counting there). */
