@@ -135,6 +135,9 @@ async function slotOf<T>(pending: Pending, spec: InstanceSpec, each: (instance: 
   const taken = elsewhere && spec.states.length === 0 ? elsewhere.build(offloadJob(spec, sub)) : null;
   // What the worker could not send back (a value without an exact copy) is built here, as it would have been.
   if (taken) return { later: taken.then((r) => r ?? buildAlone(pending, spec, sub, each)) };
+  // The workers' answers wait in the event loop's queue, which a build here (its reads are synchronous)
+  // never reaches: let them in first, so the workers get their next jobs.
+  if (elsewhere) await new Promise((resolve) => setImmediate(resolve));
   const own: InputError[] = [];
   await readRootIfFirst(pending, spec, own);
   return { kept: each(buildInstance(pending, spec, own)), errors: own, read: [] };
