@@ -1,10 +1,10 @@
 // `scan` builds the instances without state of a big estate on root workers (src/estate/parallel/); forced
 // on a small multi-root tree (CFWM_ROOT_WORKERS), every format, the exit code and stderr are byte for byte
 // what the main thread alone gives: with states (those instances stay on the main thread) and without, with
-// a syntax error in one root. A worker that throws or dies ends the run with exit 2 and one line on stderr;
+// a syntax error in one root, with a file that cannot be read. A worker that throws or dies ends the run with exit 2 and one line on stderr;
 // SIGINT while a worker is busy still removes the spill directory.
 import { execa } from "execa";
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -62,6 +62,18 @@ describe("scan on root workers", () => {
     const alone = await scanWith("0", dir, [], "broken");
     const two = await scanWith("2", dir, [], "broken");
     expect(alone.stderr).toContain("live/staging/main.tf:14:13");
+    expect(two.exitCode).toBe(alone.exitCode);
+    expect(two.stderr).toBe(alone.stderr);
+    for (const f of FORMATS) expect(two.files[f], f).toBe(alone.files[f]);
+  });
+
+  it("reports a file that cannot be read as the main thread does", async () => {
+    const dir = estateCopy("unreadable");
+    symlinkSync(path.join(work, "no-such-file.tf"), path.join(dir, "live/staging/broken.tf"));
+    const alone = await scanWith("0", dir, [], "unreadable");
+    const two = await scanWith("2", dir, [], "unreadable");
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain("live/staging/broken.tf: cannot read");
     expect(two.exitCode).toBe(alone.exitCode);
     expect(two.stderr).toBe(alone.stderr);
     for (const f of FORMATS) expect(two.files[f], f).toBe(alone.files[f]);
