@@ -34,6 +34,13 @@ export const ROOT_WORKERS_ENV = "CFWM_ROOT_WORKERS";
 export const ROOT_WORKER_MIN_BYTES = 4_000_000;
 
 /**
+ * A worker's young generation (V8's default is ~3x larger). Its builds' garbage is short-lived: measured on
+ * the 100 MB bench tree, peak RSS 273-292 MB with the default, 262-269 MB with this, user CPU no worse
+ * (23.6-23.7 s vs 23.0-25.2 s). The old generation is left alone: a big root must not run out of heap.
+ */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
+/**
  * Jobs sent to one worker before its answers come (the next one waits there, not on this thread); when
  * every worker has that many, the main thread builds the next instance itself.
  */
@@ -129,7 +136,7 @@ class RootPool<T> implements Offload<T> {
     for (const sub of subtrees) for (const d of this.dirsOf(sub)) this.users.set(d, (this.users.get(d) ?? 0) + 1);
     for (let id = 0; id < size; id++) {
       const workerData: WorkerData = { id, init };
-      const worker = new WorkerThread(file, { workerData });
+      const worker = new WorkerThread(file, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
       const slot: Slot<T> = { worker, id, busy: new Map(), release: [], files: null };
       worker.on("message", (m: JobReply) => this.answer(slot, m));
       worker.on("error", (e) => this.fail(slot, e));
