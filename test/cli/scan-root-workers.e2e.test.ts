@@ -1,7 +1,7 @@
 // `scan` builds the instances without state of a big estate on root workers (src/estate/parallel/); forced
 // on a small multi-root tree (CFWM_ROOT_WORKERS), every format, the exit code and stderr are byte for byte
 // what the main thread alone gives: with states (those instances stay on the main thread) and without, with
-// a syntax error in one root, with a file that cannot be read. A worker that throws or dies ends the run with exit 2 and one line on stderr;
+// a syntax error in one root, with a file that cannot be read. A run with `--var` values starts no worker. A worker that throws or dies ends the run with exit 2 and one line on stderr;
 // SIGINT while a worker is busy still removes the spill directory.
 import { execa } from "execa";
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -93,6 +93,16 @@ describe("scan on root workers", () => {
       expect(readdirSync(tmp)).toEqual([]);
     });
   }
+
+  it("starts no worker when --var gives a value (it would have to be sent to the worker)", async () => {
+    // A worker would throw: the run succeeding shows none started.
+    const r = await runCli(["scan", ".", "--var", "zone_id=secret-value", "--format", "json", "--quiet"], {
+      cwd: path.join(TESTDATA, "estate"),
+      env: { CFWM_ROOT_WORKERS: "2", CFWM_ROOT_WORKER_FAULT: "throw" },
+    });
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).not.toBe(2);
+  });
 
   it("removes its spill directory on SIGINT while a worker is busy, then dies of the signal", async () => {
     const tmp = mkdtempSync(path.join(work, "tmp-"));

@@ -1,7 +1,7 @@
 // What the root workers (estate/parallel/root-worker.ts) and the thread that starts them (./pool.ts) send
 // each other. Values go as spill/clone.ts bytes (exact: records without a prototype stay so). No state and
-// no variable value is ever sent: an instance with state is built on the main thread, and a worker reads
-// its root's variable files itself.
+// no variable value is ever sent: an instance with state is built on the main thread, a worker reads its
+// root's variable files itself, and no worker starts when `--var` gives values on the command line.
 import type { VariableArgs } from "../../terraform/config/tfvars.js";
 import type { EstateAnalyzeOptions } from "../analyze.js";
 import type { OffloadJob } from "../load.js";

@@ -89,7 +89,8 @@ export function rootWorkerOffload<T>(opts: RootWorkerOptions, keep: (s: SpilledI
     const count = rootWorkerCount(opts.workers, () => deferredBytesReach(ctx.deferred, ROOT_WORKER_MIN_BYTES));
     const workerFile = fileURLToPath(new URL("./root-worker.js", import.meta.url));
     // Running from the TypeScript sources (tests) there is no compiled worker: everything stays here.
-    if (count === 0 || !existsSync(workerFile)) return null;
+    // `--var NAME=VALUE` values would have to be sent (a worker reads --var-file files itself): none start.
+    if (count === 0 || opts.variables.vars.length > 0 || !existsSync(workerFile)) return null;
     const init: WorkerInit = { base: ctx.base, cwd: opts.cwd, dir: opts.dir, deferred: [...ctx.deferred], analyze: opts.analyze, variables: opts.variables };
     const bytes = toBytes(init);
     if (bytes === null) return null;
