@@ -11,7 +11,7 @@ import { discover, reportBase } from "../terraform/config/discover.js";
 import { locateAttributeErrors } from "../terraform/hcl/attribute-position.js";
 import { buildInventory } from "../terraform/inventory/inventory.js";
 import { forgottenAddresses } from "../terraform/inventory/forgotten.js";
-import { buildConfigTree, type ConfigTree } from "../terraform/config/modules.js";
+import { buildConfigTree, type ConfigTree, type DeferredDir } from "../terraform/config/modules.js";
 import { DeferredReader } from "../terraform/config/deferred.js";
 import { createJudge } from "../terraform/parse-pool/pool.js";
 import { readDomain } from "../terraform/readers/index.js";
@@ -101,22 +101,113 @@ export interface StreamedEstate<T> extends Omit<Estate, "instances" | "tree" | "
  * module nodes; a module directory other roots call stays until their turn) is let go after its last
  * instance: the whole parsed tree is not held to the end either. The input errors are those `loadEstate` reports.
  */
-export async function streamEstate<T>(opts: EstateOptions, each: (instance: EstateInstance) => T): Promise<StreamedEstate<T>> {
+export async function streamEstate<T>(opts: EstateOptions, each: (instance: EstateInstance) => T, offload?: OffloadFactory<T>): Promise<StreamedEstate<T>> {
   const errors: InputError[] = [];
   // Awaited here: the opened estate without the tree (the value a continuation resumes with stays alive while it runs).
   const { base, roots, allRootPaths, pending } = await openForStream(opts, errors);
+  const elsewhere = offload && pending.deferred ? offload({ base, deferred: pending.deferred, subtrees: offloadable(pending) }) : null;
   try {
-    const kept: T[] = [];
+    // Each instance's share and the input errors its build added, in instance order (built here or elsewhere).
+    const slots: (Built<T> | Promise<Built<T>>)[] = [];
     for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
-      await readRootIfFirst(pending, spec, errors);
-      kept.push(each(buildInstance(pending, spec, errors)));
+      const slot = await slotOf(pending, spec, each, elsewhere);
+      slots.push("later" in slot ? slot.later : slot);
       releaseIfLast(pending, spec);
+    }
+    const built = await Promise.all(slots);
+    const kept: T[] = [];
+    for (const b of built) {
+      kept.push(b.kept);
+      errors.push(...b.errors);
+      pending.reader?.noteRead(b.read);
     }
     await pending.reader?.finish(errors);
     return { base, roots, allRootPaths, instances: kept, errors: await finishErrors(errors, base) };
   } finally {
+    await elsewhere?.close();
     await pending.judge?.close();
   }
+}
+
+/**
+ * One instance: built here, or handed to `elsewhere` (its share comes later). Its own function: what a
+ * build here reads (the root's configuration) must not stay in the loop's frame while later roots are built.
+ */
+async function slotOf<T>(pending: Pending, spec: InstanceSpec, each: (instance: EstateInstance) => T, elsewhere: Offload<T> | null): Promise<Built<T> | { later: Promise<Built<T>> }> {
+  const sub = pending.perRoot.get(spec.root)!;
+  const taken = elsewhere && spec.states.length === 0 ? elsewhere.build(offloadJob(spec, sub)) : null;
+  // What the worker could not send back (a value without an exact copy) is built here, as it would have been.
+  if (taken) return { later: taken.then((r) => r ?? buildAlone(pending, spec, sub, each)) };
+  // The workers' answers wait in the event loop's queue, which a build here (its reads are synchronous)
+  // never reaches: let them in first, so the workers get their next jobs.
+  if (elsewhere) await new Promise((resolve) => setImmediate(resolve));
+  const own: InputError[] = [];
+  await readRootIfFirst(pending, spec, own);
+  return { kept: each(buildInstance(pending, spec, own)), errors: own, read: [] };
+}
+
+/** One instance's share, the input errors its build added, and the deferred directories it read (elsewhere). */
+export interface Built<T> {
+  kept: T;
+  errors: InputError[];
+  read: string[];
+}
+
+/**
+ * Builds instances somewhere else (worker threads, estate/parallel/): given what the estate's directories
+ * were deferred as and every subtree that may be sent, it builds an instance without state from its root,
+ * workspace and subtree, or returns null (that instance is built here).
+ */
+export type OffloadFactory<T> = (ctx: { base: string; deferred: Map<string, DeferredDir>; subtrees: ConfigTree[] }) => Offload<T> | null;
+
+export interface Offload<T> {
+  /** Null: not taken (built here). Resolves to null when the result cannot come back exactly (built here then). */
+  build(job: OffloadJob): Promise<Built<T> | null> | null;
+  close(): Promise<void>;
+}
+
+/** What an instance without state is built from (no state, no variable value: those are read where it is built). */
+export interface OffloadJob {
+  root: Pick<EstateRoot, "path" | "dir">;
+  workspace: string;
+  stateFiles: string[];
+  workspaceCertain: boolean;
+  configOnly: string | null;
+  /** The root's workspaces this run does not read, on its first instance (see `InstanceSpec.notRead`). */
+  notRead?: WorkspacesNotRead;
+  /** The root's subtree, its deferred directories not read yet. */
+  sub: ConfigTree;
+}
+
+function offloadJob(spec: InstanceSpec, whole: ConfigTree): OffloadJob {
+  // A lone root's subtree is the whole tree: what was deferred goes to the workers once, not with each job.
+  const { deferred: _, ...sub } = whole;
+  return { root: { path: spec.root.path, dir: spec.root.dir }, workspace: spec.workspace, stateFiles: spec.files, workspaceCertain: spec.workspaceCertain, configOnly: spec.configOnly, ...(spec.notRead ? { notRead: spec.notRead } : {}), sub };
+}
+
+function offloadable(pending: Pending): ConfigTree[] {
+  const roots = new Set(pending.specs.filter((s) => s.states.length === 0).map((s) => s.root));
+  return [...roots].map((r) => pending.perRoot.get(r)!);
+}
+
+/** An instance built on this thread on its own: its deferred directories read afresh (their errors reported again: deduplicated). */
+async function buildAlone<T>(pending: Pending, spec: InstanceSpec, sub: ConfigTree, each: (instance: EstateInstance) => T): Promise<Built<T>> {
+  const own: InputError[] = [];
+  const reader = pending.readAlone();
+  const expanded = reader ? await reader.expand(sub, own) : sub;
+  const instance = buildInstance({ ...pending, perRoot: new Map([[spec.root, expanded]]) }, spec, own);
+  return { kept: each(instance), errors: own, read: reader?.dirsRead() ?? [] };
+}
+
+/**
+ * One instance built from an offloaded job (in a worker): its deferred directories read by `reader`,
+ * its root variables given. The input errors its build adds go to `errors`.
+ */
+export async function buildOffloaded(job: OffloadJob, base: string, reader: DeferredReader, rootVariables: Awaited<ReturnType<typeof loadRootVariables>>, errors: InputError[]): Promise<EstateInstance> {
+  const root: EstateRoot = { path: job.root.path, dir: job.root.dir, node: null };
+  const expanded = await reader.expand(job.sub, errors);
+  const spec: InstanceSpec = { root, workspace: job.workspace, files: job.stateFiles, states: [], workspaceCertain: job.workspaceCertain, configOnly: job.configOnly, ...(job.notRead ? { notRead: job.notRead } : {}) };
+  return buildInstance({ base, perRoot: new Map([[root, expanded]]), rootVariables }, spec, errors);
 }
 
 /**
@@ -127,11 +218,26 @@ export async function streamEstate<T>(opts: EstateOptions, each: (instance: Esta
 async function openForStream(opts: EstateOptions, errors: InputError[]) {
   const { base, tree, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors, true);
   const judge = tree.deferred ? createJudge() : null;
-  const reader = tree.deferred && judge ? new DeferredReader(tree.deferred, base, judge, perRoot.values()) : null;
-  return { base, roots: roots.map((r) => ({ path: r.path, dir: r.dir })), allRootPaths, pending: { base, specs, perRoot, rootVariables, reader, judge, expanded: new Set<EstateRoot>() } };
+  const deferred = tree.deferred ?? null;
+  const reader = deferred && judge ? new DeferredReader(deferred, base, judge, perRoot.values()) : null;
+  const readAlone = () => (deferred && judge ? new DeferredReader(deferred, base, judge, [], true) : null);
+  return {
+    base,
+    roots: roots.map((r) => ({ path: r.path, dir: r.dir })),
+    allRootPaths,
+    pending: { base, specs, perRoot, rootVariables, reader, judge, deferred, readAlone, expanded: new Set<EstateRoot>() },
+  };
 }
 
-type Pending = { specs: InstanceSpec[]; perRoot: Map<EstateRoot, ConfigTree>; reader: DeferredReader | null; expanded: Set<EstateRoot> };
+type Pending = Pick<OpenedEstate, "base" | "rootVariables"> & {
+  specs: InstanceSpec[];
+  perRoot: Map<EstateRoot, ConfigTree>;
+  reader: DeferredReader | null;
+  deferred: Map<string, DeferredDir> | null;
+  /** A reader of the deferred directories that keeps nothing and reports every directory's errors. */
+  readAlone: () => DeferredReader | null;
+  expanded: Set<EstateRoot>;
+};
 
 /** A root's first instance: its deferred directories are read (its other workspaces share them). */
 async function readRootIfFirst(pending: Pending, spec: InstanceSpec, errors: InputError[]): Promise<void> {

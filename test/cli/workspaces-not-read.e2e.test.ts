@@ -22,8 +22,8 @@ function checkout(selected: string | null, backend?: object): string {
   return top;
 }
 
-async function notRead(top: string, args: string[] = []): Promise<Finding[]> {
-  const r = await runCli(["scan", "live", ...args, "--format", "json", "--fail-on", "never"], { cwd: top });
+async function notRead(top: string, args: string[] = [], env: Record<string, string> = {}): Promise<Finding[]> {
+  const r = await runCli(["scan", "live", ...args, "--format", "json", "--fail-on", "never"], { cwd: top, env });
   expect(r.exitCode, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { findings: Finding[] }).findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.details?.terraformWorkspace === true);
 }
@@ -38,6 +38,8 @@ describe("a root whose configuration reads terraform.workspace, some of its work
     expect(found[0]!.details).toMatchObject({ workspacesRead: ["prod"], workspacesNotRead: ["staging"] });
     expect(found[0]!.message).toContain("this root's configuration depends on terraform.workspace, and this run read it for workspace prod only: its workspace staging gives its own zones and settings");
     expect(found[0]!.message).toContain(`--state ${STAGING}`);
+    // The same when a root worker builds the instance (estate/parallel/).
+    expect(await notRead(checkout("prod"), [], { CFWM_ROOT_WORKERS: "1" })).toEqual(found);
   });
 
   it("the states given name the workspaces read; every one given, nothing to say", async () => {

@@ -17,8 +17,9 @@ export class RecordFile {
   private pendingBytes = 0;
   private size = 0;
 
-  constructor(file: string) {
-    this.fd = openSync(file, "wx+", 0o600);
+  /** `written`: a file another thread wrote (and flushed), opened to be read by span only. */
+  constructor(file: string, written = false) {
+    this.fd = written ? openSync(file, "r") : openSync(file, "wx+", 0o600);
   }
 
   /** Current end of the file (what the next record's span starts at). */

@@ -5,21 +5,18 @@
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
 // Same report as estate/scan.ts `scanEstate`, byte for byte.
-import { compareFindings, sortFindings } from "../../core/findings.js";
+import { compareFindings } from "../../core/findings.js";
 import type { Finding, Report, ReportList, ReportResource, Severity, StreamedReport, ZoneReport } from "../../core/model.js";
-import { reportedResource } from "../../core/report.js";
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
 import { streamEstate } from "../load.js";
+import { rootWorkerOffload } from "../parallel/pool.js";
 import { buildEstateReport, type ReportedInstance } from "../report.js";
 import type { EstateScanOptions } from "../scan.js";
-import { analyseForReport } from "../stream.js";
 import { RecordFile, type Span } from "./records.js";
-import { fromBytes, toBytes } from "./clone.js";
+import { fromBytes } from "./clone.js";
+import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
 import { mergeSorted } from "./kmerge.js";
 import path from "node:path";
-
-/** Kept in memory of a finding the join may drop: every other finding is spilled. */
-const JOIN_FILTERED = "RULESET_ID_UNKNOWN";
 
 export interface SpilledScan {
   /** The report; its resources, zones and findings are read from disk each time they are walked. */
@@ -34,8 +31,33 @@ export interface SpilledScan {
   close(): void;
 }
 
-/** Scans the estate, spilling the report's big lists into `dir` (a directory the caller made and removes). */
-export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): Promise<SpilledScan> {
+/** A span in one of the writers' record files. */
+interface FileSpan {
+  file: RecordFile;
+  span: Span;
+}
+
+/** What is kept of one instance until the report is written. */
+interface KeptInstance {
+  reported: ReportedInstance;
+  analysed: AnalysedInstance;
+  resources: FileSpan;
+  run: FileSpan;
+}
+
+/** Where the report's lists are written: this thread's files, and each root worker's (estate/parallel/). */
+export interface SpillOptions {
+  /** Root workers to build instances in (0: none); absent: decided by the estate's size (estate/parallel/pool.ts). */
+  workers?: number;
+}
+
+/**
+ * Scans the estate, spilling the report's big lists into `dir` (a directory the caller made and removes).
+ * Instances without state may be built and spilled by root workers (estate/parallel/), each into its own
+ * files in `dir`: the report is the same whoever built what. With `eachInstance` (gate's checks), every
+ * instance is built here, where the hook runs.
+ */
+export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, spill: SpillOptions = {}): Promise<SpilledScan> {
   const { analyze, rulesetRoots, version, root, eachInstance, ...load } = opts;
   const files = {
     resources: new RecordFile(path.join(dir, "resources.jsonl")),
@@ -43,29 +65,35 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): P
     findings: new RecordFile(path.join(dir, "findings.jsonl")),
     inventories: new RecordFile(path.join(dir, "inventories.bin")),
   };
+  const opened: RecordFile[] = Object.values(files);
   try {
-    const zoneSpans = new Map<ZoneReport, Span>();
-    const runs: Span[] = [];
+    const zoneSpans = new Map<ZoneReport, FileSpan>();
     const severities = new Set<Severity>();
     let resourceCount = 0;
     let spilledFindings = 0;
-    const streamed = await streamEstate(load, (instance) => {
-      const { reported, analysed } = analyseForReport(instance, analyze);
-      eachInstance?.(instance, analysed);
-      for (const r of reported.ws.resources) files.resources.append({ ...reportedResource(r), root: reported.root, workspace: reported.workspace });
-      resourceCount += reported.ws.resources.length;
-      spillZones(analysed, files.zones, zoneSpans, files.inventories);
-      const findings = analysed.instance.analysis.findings;
-      const spilled = sortFindings(findings.filter((f) => f.code !== JOIN_FILTERED));
-      for (const f of spilled) severities.add(f.severity);
-      const start = files.findings.offset;
-      for (const f of spilled) files.findings.append(f);
-      runs.push({ start, end: files.findings.offset });
-      spilledFindings += spilled.length;
-      analysed.instance.analysis.findings = findings.filter((f) => f.code === JOIN_FILTERED);
-      const kept: ReportedInstance = { root: reported.root, workspace: reported.workspace, stateFiles: reported.stateFiles, ws: { resources: [] } };
-      return { reported: kept, analysed };
-    });
+    /** Takes one instance's spilled share (written to `into`) into the scan's bookkeeping. */
+    const keep = (s: SpilledInstance, into: SpillFiles): KeptInstance => {
+      s.analysed.instance.analysis.zones.forEach((z, i) => {
+        zoneSpans.set(z.zone, { file: into.zones, span: s.zones[i]! });
+        const inventory = s.inventories[i];
+        if (inventory) readBackWhenRead(z, "inventory", into.inventories, inventory);
+      });
+      for (const sev of s.severities) severities.add(sev);
+      resourceCount += s.resourceCount;
+      spilledFindings += s.runCount;
+      return { reported: s.reported, analysed: s.analysed, resources: { file: into.resources, span: s.resources }, run: { file: into.findings, span: s.run } };
+    };
+    const workers = eachInstance ? 0 : spill.workers;
+    const offload = rootWorkerOffload<KeptInstance>({ dir, analyze, variables: load.variables ?? { varFiles: [], vars: [] }, cwd: load.cwd, workers }, (s, into) => keep(s, into), (f) => opened.push(f));
+    const streamed = await streamEstate(
+      load,
+      (instance) => {
+        const spilled = spillInstance(instance, analyze, files);
+        eachInstance?.(instance, spilled.analysed);
+        return keep(spilled, files);
+      },
+      offload,
+    );
     const patches = new Map<ZoneReport, ZonePatch>();
     const joined = joinInstances(
       streamed.instances.map((k) => k.analysed),
@@ -82,20 +110,25 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): P
     });
     const stubs = joined.zones.map((z) => z.zone);
     const inMemory = joined.findings;
+    const resourceSpans = streamed.instances.map((k) => k.resources);
+    const runs = streamed.instances.map((k) => k.run);
     const report: StreamedReport = {
       ...head,
-      resources: list<ReportResource>(resourceCount, () => files.resources.records({ start: 0, end: files.resources.offset })),
+      resources: list<ReportResource>(resourceCount, function* () {
+        for (const r of resourceSpans) yield* r.file.records<ReportResource>(r.span);
+      }),
       zones: list<ZoneReport>(stubs.length, function* () {
         for (const stub of stubs) {
-          const zone = files.zones.read<ZoneReport>(zoneSpans.get(stub)!);
+          const at = zoneSpans.get(stub)!;
+          const zone = at.file.read<ZoneReport>(at.span);
           const p = patches.get(stub);
           if (p) patchZone(zone, p);
           yield zone;
         }
       }),
-      findings: list<Finding>(spilledFindings + inMemory.length, () => mergeSorted([...runs.map((run) => files.findings.records<Finding>(run)), inMemory], compareFindings)),
+      findings: list<Finding>(spilledFindings + inMemory.length, () => mergeSorted([...runs.map((run) => run.file.records<Finding>(run.span)), inMemory], compareFindings)),
     };
-    const close = () => Object.values(files).forEach((f) => f.close());
+    const close = () => opened.forEach((f) => f.close());
     return {
       report,
       allRootPaths: streamed.allRootPaths,
@@ -104,27 +137,8 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string): P
       close,
     };
   } catch (e) {
-    Object.values(files).forEach((f) => f.close());
+    opened.forEach((f) => f.close());
     throw e;
-  }
-}
-
-/**
- * Each zone's entry goes to disk; what stays is a stub with its id, root and workspace (the join's keys),
- * not its findings (the instance's list has them). Its inventory, which only the join of a split zone reads,
- * goes to disk too and is read back when read (kept in memory when it cannot be serialized exactly).
- */
-function spillZones(analysed: AnalysedInstance, file: RecordFile, spans: Map<ZoneReport, Span>, inventories: RecordFile): void {
-  for (const z of analysed.instance.analysis.zones) {
-    const span = file.append(z.zone);
-    const stub = { zoneId: z.zone.zoneId, root: z.zone.root, workspace: z.zone.workspace } as ZoneReport;
-    spans.set(stub, span);
-    z.zone = stub;
-    z.findings = [];
-    z.rulesetNotes = [];
-    z.rulesetTodos = {};
-    const bytes = toBytes(z.inventory);
-    if (bytes !== null) readBackWhenRead(z, "inventory", inventories, inventories.appendBytes(bytes));
   }
 }
 

@@ -16,12 +16,16 @@ export class DeferredReader {
   private readonly users = new Map<string, number>();
   private readonly read = new Set<string>();
 
-  /** `subtrees`: every root still to be built (each counts once for each deferred directory it reaches). */
+  /**
+   * `subtrees`: every root still to be built (each counts once for each deferred directory it reaches).
+   * `keepAll`: every directory read is kept until `drop` (a reader that is not told which roots come next).
+   */
   constructor(
     private readonly deferred: Map<string, DeferredDir>,
     private readonly base: string,
     private readonly judge: HclJudge,
     subtrees: Iterable<ConfigTree>,
+    private readonly keepAll = false,
   ) {
     for (const sub of subtrees) for (const dir of this.dirsOf(sub)) this.users.set(dir, (this.users.get(dir) ?? 0) + 1);
   }
@@ -45,6 +49,21 @@ export class DeferredReader {
       this.users.set(dir, left);
       if (left <= 0) this.kept.delete(dir);
     }
+  }
+
+  /** Directories no root still to be built here reaches (a `keepAll` reader's): they go. */
+  drop(dirs: Iterable<string>): void {
+    for (const dir of dirs) this.kept.delete(dir);
+  }
+
+  /** The deferred directories this reader has read. */
+  dirsRead(): string[] {
+    return [...this.read];
+  }
+
+  /** Directories read elsewhere (by a worker): `finish` need not read them for their errors. */
+  noteRead(dirs: Iterable<string>): void {
+    for (const dir of dirs) this.read.add(dir);
   }
 
   /** Reads, for their errors, the deferred directories whose errors are the run's and that no root read. */
@@ -74,7 +93,8 @@ export class DeferredReader {
     const mod = files === null ? null : await loadModuleDir(dir, files, { base: this.base, judge: this.judge, mode: "fast" });
     if (mod && !this.read.has(dir) && d.reported) errors.push(...mod.errors);
     this.read.add(dir);
-    if ((this.users.get(dir) ?? 0) > 0) this.kept.set(dir, { mod, users: this.users.get(dir)! });
+    if (this.keepAll) this.kept.set(dir, { mod, users: 1 });
+    else if ((this.users.get(dir) ?? 0) > 0) this.kept.set(dir, { mod, users: this.users.get(dir)! });
     return mod;
   }
 }
