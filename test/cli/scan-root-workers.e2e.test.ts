@@ -125,3 +125,13 @@ describe("scan on root workers", () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 });
+
+describe("gate, whose checks see every instance (estate/gate-stream.ts)", () => {
+  it("builds every instance on the main thread whatever CFWM_ROOT_WORKERS says: the same report", async () => {
+    const gate = (workers: string) => runCli(["gate", ".", "--format", "json", "--fail-on", "never"], { cwd: path.join(TESTDATA, "estate"), env: { CFWM_ROOT_WORKERS: workers } });
+    const [none, forced] = await Promise.all([gate("0"), gate("2")]);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(forced.stdout).toBe(none.stdout);
+    expect(forced.stderr).toBe(none.stderr);
+  });
+});
