@@ -4,6 +4,7 @@
 // its own inventory and domain. Identical addresses in two instances never meet.
 import { selectedWorkspaceOf } from "../terraform/runner/data-dir.js";
 import { localWorkspaces } from "../terraform/state/local-backend.js";
+import { rootRulesetSyntaxMajor } from "../terraform/versions/providers.js";
 import { workspacesNotReadFindings, type WorkspacesNotRead } from "./workspaces-not-read.js";
 import type { InputError } from "../core/model.js";
 import { displayPath } from "../terraform/config/load.js";
@@ -64,6 +65,8 @@ export interface EstateInstance {
   workspaceKnown: boolean;
   /** Its own workspace: tree, states, inventory, domain; `errors` is empty (the estate holds them all). */
   ws: Workspace;
+  /** The provider major its root's lock file or constraints say (versions/providers.ts rootRulesetSyntaxMajor). */
+  rulesetMajor?: 4 | 5;
 }
 
 export interface Estate {
@@ -175,6 +178,7 @@ export interface OffloadJob {
   configOnly: string | null;
   /** The root's workspaces this run does not read, on its first instance (see `InstanceSpec.notRead`). */
   notRead?: WorkspacesNotRead;
+  rulesetMajor?: 4 | 5;
   /** The root's subtree, its deferred directories not read yet. */
   sub: ConfigTree;
 }
@@ -182,7 +186,7 @@ export interface OffloadJob {
 function offloadJob(spec: InstanceSpec, whole: ConfigTree): OffloadJob {
   // A lone root's subtree is the whole tree: what was deferred goes to the workers once, not with each job.
   const { deferred: _, ...sub } = whole;
-  return { root: { path: spec.root.path, dir: spec.root.dir }, workspace: spec.workspace, stateFiles: spec.files, workspaceCertain: spec.workspaceCertain, configOnly: spec.configOnly, ...(spec.notRead ? { notRead: spec.notRead } : {}), sub };
+  return { root: { path: spec.root.path, dir: spec.root.dir }, workspace: spec.workspace, stateFiles: spec.files, workspaceCertain: spec.workspaceCertain, configOnly: spec.configOnly, ...(spec.notRead ? { notRead: spec.notRead } : {}), ...(spec.rulesetMajor ? { rulesetMajor: spec.rulesetMajor } : {}), sub };
 }
 
 function offloadable(pending: Pending): ConfigTree[] {
@@ -206,7 +210,7 @@ async function buildAlone<T>(pending: Pending, spec: InstanceSpec, sub: ConfigTr
 export async function buildOffloaded(job: OffloadJob, base: string, reader: DeferredReader, rootVariables: Awaited<ReturnType<typeof loadRootVariables>>, errors: InputError[]): Promise<EstateInstance> {
   const root: EstateRoot = { path: job.root.path, dir: job.root.dir, node: null };
   const expanded = await reader.expand(job.sub, errors);
-  const spec: InstanceSpec = { root, workspace: job.workspace, files: job.stateFiles, states: [], workspaceCertain: job.workspaceCertain, configOnly: job.configOnly, ...(job.notRead ? { notRead: job.notRead } : {}) };
+  const spec: InstanceSpec = { root, workspace: job.workspace, files: job.stateFiles, states: [], workspaceCertain: job.workspaceCertain, configOnly: job.configOnly, ...(job.notRead ? { notRead: job.notRead } : {}), ...(job.rulesetMajor ? { rulesetMajor: job.rulesetMajor } : {}) };
   return buildInstance({ base, perRoot: new Map([[root, expanded]]), rootVariables }, spec, errors);
 }
 
@@ -279,6 +283,8 @@ interface InstanceSpec {
    * handed over for the root, or the local backend has no other).
    */
   notRead?: WorkspacesNotRead;
+  /** Its root's provider major, for the import ids of a root without legacy resources (5: `zones/…`). */
+  rulesetMajor?: 4 | 5;
 }
 
 interface OpenedEstate {
@@ -370,7 +376,8 @@ async function openEstate(opts: EstateOptions, errors: InputError[], defer = fal
     const configOnly = selectedWorkspaceOf(root.dir);
     const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
     const notRead = everyWorkspace.has(root) || !root.node ? undefined : await workspacesNotRead(root.dir, workspaces.keys(), opts.cwd);
-    [...workspaces.keys()].sort(workspaceOrder).forEach((workspace, i) => specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly, ...(i === 0 && notRead !== undefined ? { notRead } : {}) }));
+    const rulesetMajor = root.node ? await rootRulesetSyntaxMajor(root.dir, root.node.dir.terraformBlocks) : 4;
+    [...workspaces.keys()].sort(workspaceOrder).forEach((workspace, i) => specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly, rulesetMajor, ...(i === 0 && notRead !== undefined ? { notRead } : {}) }));
   }
   // Roots come in path order already: this keeps the instances (and the input errors they add) in that order.
   specs.sort((a, b) => comparePaths(a.root.path, b.root.path) || workspaceOrder(a.workspace, b.workspace));
@@ -400,7 +407,7 @@ function buildInstance(opened: Pick<OpenedEstate, "base" | "perRoot" | "rootVari
     stateKnown: states.length > 0,
     remoteModules: sub.remoteModules,
   };
-  return { root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws };
+  return { root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws, ...(spec.rulesetMajor === 5 ? { rulesetMajor: 5 as const } : {}) };
 }
 
 /** A module two roots share reports a bad value once, not once per root. */

@@ -619,6 +619,17 @@ export function workspaceProviderMajor(info: ProviderInfo): 3 | 4 | 5 | null {
 }
 
 /**
+ * `rulesetSyntaxMajor` of one root read on its own, for a report's import ids (scan, gate): its lock file's
+ * version, else its own `required_providers` (`terraformBlocks`: the root directory's), 5 or else 4. A lock
+ * file that cannot be read says nothing here (the gate reports it).
+ */
+export async function rootRulesetSyntaxMajor(dir: string, terraformBlocks: readonly TerraformBlock[]): Promise<4 | 5> {
+  const lock = await readRootLock(dir, dir, []).catch(() => null);
+  const constraints = terraformBlocks.flatMap((tb) => requiredProvidersBodies(tb).flatMap(cloudflareEntries)).map((e) => e.constraint);
+  return detectProviderMajor({ lockedVersion: lock?.version ?? null, constraints }) === 5 ? 5 : 4;
+}
+
+/**
  * The ruleset syntax and import id form a plan writes: 5 when the lock or the constraints say provider 5,
  * else 4 (a 3.x workspace gets the provider-4 block syntax, which 3.35 reads too).
  */
