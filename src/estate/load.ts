@@ -114,6 +114,10 @@ export async function streamEstate<T>(opts: EstateOptions, each: (instance: Esta
     const slots: (Built<T> | Promise<Built<T>>)[] = [];
     for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
       const slot = await slotOf(pending, spec, each, elsewhere);
+      // An instance built elsewhere may fail while this loop still runs: its rejection is awaited below with
+      // the others, and is marked handled now, or the process would die of an unhandled rejection (a stack
+      // trace, exit 1) instead of ending with the error's one line.
+      if ("later" in slot) slot.later.catch(() => undefined);
       slots.push("later" in slot ? slot.later : slot);
       releaseIfLast(pending, spec);
     }

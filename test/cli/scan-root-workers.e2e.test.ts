@@ -4,7 +4,7 @@
 // a syntax error in one root, with a file that cannot be read. A run with `--var` values starts no worker. A worker that throws or dies ends the run with exit 2 and one line on stderr;
 // SIGINT while a worker is busy still removes the spill directory.
 import { execa } from "execa";
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -93,6 +93,21 @@ describe("scan on root workers", () => {
       expect(readdirSync(tmp)).toEqual([]);
     });
   }
+
+  it("ends with exit 2 and one line when a worker fails while this thread is still handing out roots (300 roots)", async () => {
+    // A failure answered before the last root is handed out was an unhandled rejection: a stack trace, exit 1.
+    const dir = path.join(work, "many-roots");
+    for (let i = 0; i < 300; i++) {
+      mkdirSync(path.join(dir, `live/r${i}`), { recursive: true });
+      writeFileSync(path.join(dir, `live/r${i}/main.tf`), `resource "cloudflare_waf_package" "owasp" {\n  zone_id    = "0da42c8d2132a9ddaf714f9e7c92${String(i).padStart(4, "0")}"\n  package_id = "a25a9a7e9c00afc1fb2e0245519d725b"\n}\n`);
+    }
+    const tmp = mkdtempSync(path.join(work, "tmp-"));
+    const r = await runCli(["scan", ".", "--format", "json", "--quiet"], { cwd: dir, env: { TMPDIR: tmp, CFWM_ROOT_WORKERS: "2", CFWM_ROOT_WORKER_FAULT: "throw" } });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^cf-waf-migrate: internal error: root worker fault injected second line/);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
 
   it("starts no worker when --var gives a value (it would have to be sent to the worker)", async () => {
     // A worker would throw: the run succeeding shows none started.
