@@ -114,10 +114,6 @@ export async function streamEstate<T>(opts: EstateOptions, each: (instance: Esta
     const slots: (Built<T> | Promise<Built<T>>)[] = [];
     for (let spec = pending.specs.shift(); spec !== undefined; spec = pending.specs.shift()) {
       const slot = await slotOf(pending, spec, each, elsewhere);
-      // An instance built elsewhere may fail while this loop still runs: its rejection is awaited below with
-      // the others, and is marked handled now, or the process would die of an unhandled rejection (a stack
-      // trace, exit 1) instead of ending with the error's one line.
-      if ("later" in slot) slot.later.catch(() => undefined);
       slots.push("later" in slot ? slot.later : slot);
       releaseIfLast(pending, spec);
     }
@@ -144,7 +140,14 @@ async function slotOf<T>(pending: Pending, spec: InstanceSpec, each: (instance: 
   const sub = pending.perRoot.get(spec.root)!;
   const taken = elsewhere && spec.states.length === 0 ? elsewhere.build(offloadJob(spec, sub)) : null;
   // What the worker could not send back (a value without an exact copy) is built here, as it would have been.
-  if (taken) return { later: taken.then((r) => r ?? buildAlone(pending, spec, sub, each)) };
+  if (taken) {
+    const later = taken.then((r) => r ?? buildAlone(pending, spec, sub, each));
+    // It may fail while the loop still hands out roots: its rejection is awaited with the others there, and
+    // is marked handled now, or the process would die of an unhandled rejection (a stack trace, exit 1)
+    // instead of ending with the error's one line.
+    later.catch(() => undefined);
+    return { later };
+  }
   // The workers' answers wait in the event loop's queue, which a build here (its reads are synchronous)
   // never reaches: let them in first, so the workers get their next jobs.
   if (elsewhere) await new Promise((resolve) => setImmediate(resolve));
