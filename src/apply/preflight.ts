@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER, rulesetImportId } from "../core/import-id.js";
+import { rootModuleEntryPoints } from "../core/entry-point.js";
 import { MANAGED_PHASE } from "../core/mappings.js";
 import type { Finding, Ruleset, ZonePlan } from "../core/model.js";
 import { LEGACY_DATA_SOURCES, URI_OVERRIDE_TYPE } from "../core/legacy-types.js";
@@ -150,7 +151,7 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const instances = inputRecord<string>();
   const unkeyed: string[] = [];
   for (const z of first.zones) {
-    const own = z.inventory.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
+    const own = rootModuleEntryPoints(z.inventory.rulesets);
     if (own.length !== 1) continue;
     const ref = own[0]!.ref;
     names[z.zone.zoneId] = ref.configAddress.slice("cloudflare_ruleset.".length);

@@ -4,7 +4,7 @@
 // whose WAF another workspace or root manages, or a managed ruleset nobody asked for). Step 6's final plan
 // would show it, but only after the import and the state removals: so it is refused before any change.
 import { withLine } from "../core/report-paths.js";
-import { MANAGED_PHASE } from "../core/mappings.js";
+import { rootModuleEntryPoints } from "../core/entry-point.js";
 import type { ExistingRuleset } from "../core/model.js";
 import type { ImportTask } from "./types.js";
 
@@ -12,7 +12,7 @@ import type { ImportTask } from "./types.js";
 export function unplannedRulesetInstances(rulesets: readonly ExistingRuleset[], imports: readonly ImportTask[], liveState: readonly string[]): string[] {
   const targets = new Set(imports.map((i) => i.to));
   const inState = new Set(liveState);
-  const own = rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.noInstances && !r.ref.configAddress.startsWith("module."));
+  const own = rootModuleEntryPoints(rulesets).filter((r) => !r.ref.noInstances);
   // The resources an import of this run targets one instance of.
   const repeated = new Set(own.filter((r) => r.ref.address !== r.ref.configAddress && targets.has(r.ref.address)).map((r) => r.ref.configAddress));
   const lines: string[] = [];

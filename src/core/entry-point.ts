@@ -48,6 +48,15 @@ export function duplicateEntryPointFindings(rulesets: ExistingRuleset[], zones: 
   return out;
 }
 
+/**
+ * The `http_request_firewall_managed` rulesets the root module itself declares (not a module's): what a
+ * zone's entry point is imported into (plan, apply) and what terraform would create when no import or state
+ * covers an instance of them.
+ */
+export function rootModuleEntryPoints(rulesets: readonly ExistingRuleset[]): ExistingRuleset[] {
+  return rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
+}
+
 /** `module.a["x"].module.b.cloudflare_ruleset.r` → `module.a.module.b`; "" at the root. */
 function modulePath(configAddress: string): string {
   const parts = configAddress.split(".");
