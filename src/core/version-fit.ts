@@ -9,10 +9,21 @@
 // - `import {}` blocks need Terraform 1.5 (OpenTofu has them from its first release, 1.6.0): they are written
 //   only when every version `required_version` admits has them. No `required_version`: unknown, so none.
 import { finding, type FindingCode } from "./findings.js";
+import { LEGACY_WAF_RESOURCE_TYPES } from "./legacy-types.js";
 import type { Finding } from "./model.js";
 import { isSatisfiable, LAST_LEGACY_PROVIDER_VERSION, parseConstraint, parseVersion } from "./provider-version.js";
 import { fitRuleset, type FitOptions, type FittedRuleset, type MissingConstruct } from "./ruleset-features.js";
 import type { Ruleset } from "./model.js";
+
+/**
+ * The provider major a root's generated ruleset and its import ids (`zone/…` or provider 5's `zones/…`) are
+ * written for. Steps 1-6 run where the legacy resources still exist (<= 3.35, provider-4 block syntax): a root
+ * that holds one is written for 4 (pinned to 5, it is moved to ~> 3.35 first: PROVIDER_FEATURE_MISSING); any
+ * other root for the major its lock file or constraints say (`rootMajor`).
+ */
+export function migrationSyntaxMajor(resources: readonly { type: string }[], rootMajor: 4 | 5): 4 | 5 {
+  return resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type)) ? 4 : rootMajor;
+}
 
 /** What the plan tells a root pinned too low: a version with both the legacy resources and the full ruleset. */
 export const RECOMMENDED_CONSTRAINT = "~> 3.35";

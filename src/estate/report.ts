@@ -1,6 +1,6 @@
 // The JSON report of an estate: the shared report (core/report.ts) with the instances it covers (`roots`)
 // and every resource stamped with its root and workspace. Pure.
-import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
+import { migrationSyntaxMajor } from "../core/version-fit.js";
 import type { Finding, InputError, PlanStep, Report } from "../core/model.js";
 import { buildReport, type ReportAnalysis, type ReportedResource } from "../core/report.js";
 import type { InstanceAnalysis, InstanceInput } from "./analyze.js";
@@ -55,8 +55,7 @@ export function instanceInput(i: EstateInstance): InstanceInput {
     stateKnown: i.ws.stateKnown,
     unfollowedModulePrefixes: i.ws.remoteModules.map((m) => m.path),
     findings: i.ws.findings,
-    // Import ids as plan writes them: a root without legacy resources on provider 5 imports `zones/…`
-    // (one with them is migrated on <= 3.35 first, as plan's estate-plan.ts decides).
-    ...(i.rulesetMajor === 5 && !i.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type)) ? { options: { providerMajor: 5 as const } } : {}),
+    // Import ids as plan writes them (provider 5: `zones/…`).
+    ...(migrationSyntaxMajor(i.ws.resources, i.rulesetMajor ?? 4) === 5 ? { options: { providerMajor: 5 as const } } : {}),
   };
 }

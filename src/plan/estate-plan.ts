@@ -3,12 +3,12 @@
 // planned for 3.35 block syntax), a split zone's ruleset once where its import is, and `removed.tf` is
 // withheld from an instance whose module blocks another caller still needs. Reads only (the module calls of
 // other roots, the provider lock files); writes nothing.
-import { MANAGED_PHASE } from "../core/mappings.js";
+import { rootModuleEntryPoints } from "../core/entry-point.js";
+import { migrationSyntaxMajor } from "../core/version-fit.js";
 import { inputRecord } from "../core/null-proto.js";
 import type { Workspace } from "../terraform/inventory/workspace.js";
 import path from "node:path";
 import { groupByZone } from "../core/analyze.js";
-import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
 import type { Finding, InputError, Report, Ruleset, ZonePlan } from "../core/model.js";
 import { rulesetWorkspaceGate } from "../core/workspace-ruleset.js";
 import { dedupeErrors, type Estate, type EstateInstance } from "../estate/load.js";
@@ -84,10 +84,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
   // import into that name (one zone, or the zone it names).
   const setups = estate.instances.map((inst) => {
     const info = rootProviderInfo(providerInfo, inst.dir);
-    // Steps 1-6 run where the legacy resources still exist (<= 3.35, block syntax): a root pinned to 5.x
-    // while it holds them is moved to ~> 3.35 first (PROVIDER_FEATURE_MISSING), so its ruleset is written for that.
-    const holdsLegacy = inst.ws.resources.some((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type));
-    const providerMajor = input.providerMajor ?? (holdsLegacy ? 4 : rulesetSyntaxMajor(info));
+    const providerMajor = input.providerMajor ?? migrationSyntaxMajor(inst.ws.resources, rulesetSyntaxMajor(info));
     const zoneIds = groupByZone(inst.ws.domain).map((z) => z.zoneId);
     // What `terraform.workspace` is offline: known only when the state says which workspace it is.
     const knownWorkspace = inst.workspaceKnown ? inst.workspace : null;
@@ -210,7 +207,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
 function declaredEntryPointNames(ws: Workspace, zoneIds: readonly string[]): Record<string, string> {
   const names = inputRecord<string>();
   for (const zoneId of zoneIds) {
-    const own = ws.domain.rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.zoneId === zoneId && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
+    const own = rootModuleEntryPoints(ws.domain.rulesets).filter((r) => r.ref.zoneId === zoneId);
     if (own.length !== 1) continue;
     const ref = own[0]!.ref;
     const body = ws.resources.find((r) => r.inConfig && r.address === ref.address)?.configAttributes;
