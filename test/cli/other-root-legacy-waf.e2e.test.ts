@@ -2,11 +2,12 @@
 // repository configures: split-stacks' edge has only Page Rules for the docs zone, its legacy WAF is in
 // legacy-waf, whose own migration imports the zone's one entry point. The copy is a repository of its own.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { fakeTerraformBin, tempDir } from "../support/workdir.js";
+import { applyWithFakeTerraform } from "../support/fake-apply.js";
+import { tempDir } from "../support/workdir.js";
 import { snapshot } from "../apply/helpers.js";
 import { byCode, DOCS, DOCS_RS, splitStacksRepository, type Finding } from "./split-stacks-repository.js";
 
@@ -80,16 +81,11 @@ describe("apply in one root: another root configures the legacy WAF of its zone"
     writeFileSync(path.join(top, "edge/terraform.tfstate"), JSON.stringify({ version: 4, terraform_version: "1.11.0", serial: 3, lineage: "5d0c3f52-edge", outputs: {}, resources: [] }));
     const before = snapshot(top);
     for (const extra of [[], ["--accept-missing-skip-rules", "--accept-other-root-legacy-waf"]]) {
-      const log = path.join(tempDir(), "argv.log");
-      const r = await runCli(["apply", "--chdir", "edge", "--no-rehearsal", "--yes", "--ruleset-id", `${DOCS}=${DOCS_RS}`, ...extra], {
-        cwd: top,
-        env: { PATH: `${fakeTerraformBin()}${path.delimiter}${process.env.PATH}`, FAKE_TF_LOG: log },
-      });
+      const r = await applyWithFakeTerraform(["--chdir", "edge", "--no-rehearsal", "--yes", "--ruleset-id", `${DOCS}=${DOCS_RS}`, ...extra], top);
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain("apply refused, nothing was changed");
       expect(r.stderr).toContain(`../legacy-waf/main.tf:27: root ../legacy-waf configures the legacy WAF of zone ${DOCS}`);
-      const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)[0]) : [];
-      expect(calls).toEqual(["version", "state"]);
+      expect(r.commands).toEqual(["version", "state pull"]);
     }
     expect(snapshot(top)).toEqual(before);
   });
@@ -119,16 +115,11 @@ describe("another root's legacy WAF file cannot be read", () => {
     cpSync(path.join(out, "ruleset.tf"), path.join(top, "edge/cf-waf-migrate-ruleset.tf"));
     writeFileSync(path.join(top, "edge/terraform.tfstate"), JSON.stringify({ version: 4, terraform_version: "1.11.0", serial: 3, lineage: "5d0c3f52-edge", outputs: {}, resources: [] }));
     const before = snapshot(top);
-    const log = path.join(tempDir(), "argv.log");
-    const r = await runCli(["apply", "--chdir", "edge", "--no-rehearsal", "--yes", "--ruleset-id", `${DOCS}=${DOCS_RS}`, "--accept-missing-skip-rules"], {
-      cwd: top,
-      env: { PATH: `${fakeTerraformBin()}${path.delimiter}${process.env.PATH}`, FAKE_TF_LOG: log },
-    });
+    const r = await applyWithFakeTerraform(["--chdir", "edge", "--no-rehearsal", "--yes", "--ruleset-id", `${DOCS}=${DOCS_RS}`, "--accept-missing-skip-rules"], top);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain("apply refused, nothing was changed");
     expect(r.stderr).toContain("../legacy-waf/main.tf:27: root ../legacy-waf configures legacy WAF resources (cloudflare_waf_package.owasp, cloudflare_waf_group.strict, cloudflare_waf_rule.rules) whose zone, or this root's, is not known offline");
-    const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)[0]) : [];
-    expect(calls).toEqual(["version", "state"]);
+    expect(r.commands).toEqual(["version", "state pull"]);
     expect(snapshot(top)).toEqual(before);
   });
 });
