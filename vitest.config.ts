@@ -24,6 +24,8 @@ class LongRunningFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Every temporary directory of the run lives under one, removed at the end (test/support/suite-tmpdir.ts).
+    globalSetup: ["test/support/suite-tmpdir.ts"],
     // Vitest's default on a 2-core machine is one worker (cores - 1): every file ran after the other while
     // the end-to-end files mostly wait on the processes they spawn (the CLI, terraform, the fake API).
     // Three workers overlap those waits; measured on the six CLI end-to-end files of test/cli on a busy
