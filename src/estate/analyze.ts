@@ -221,23 +221,31 @@ function checkRulesetRoots(byZone: Map<string, Entry[]>, instances: InstanceAnal
  * One MANAGED_RULESET_EXISTS per such ruleset, at it, stamped with the planning instance.
  */
 function entryPointElsewhereFindings(instances: InstanceAnalysis[], owners: Map<string, InstanceAnalysis>): Finding[] {
+  // Each zone's entry points in instance order, gathered once: an estate of thousands of zones and instances
+  // walked every instance for every zone (0.84 s of a 100 MB tree's scan, all of it after the build).
+  const byZone = new Map<string, { other: InstanceAnalysis; ref: NonNullable<InstanceAnalysis["migratedEntryPoints"]>[number] }[]>();
+  for (const other of instances) {
+    for (const ref of other.migratedEntryPoints ?? []) {
+      if (ref.zoneId === null || !owners.has(ref.zoneId)) continue;
+      const list = byZone.get(ref.zoneId);
+      if (list) list.push({ other, ref });
+      else byZone.set(ref.zoneId, [{ other, ref }]);
+    }
+  }
   const out: Finding[] = [];
   for (const [zoneId, owner] of owners) {
     // The root's configuration is the same in each of its workspaces: one finding per ruleset block.
     const seen = new Set<string>();
-    for (const other of instances) {
-      if (other.root === owner.root) continue;
-      for (const ref of other.migratedEntryPoints ?? []) {
-        if (ref.zoneId !== zoneId || seen.has(`${other.root}\0${ref.address}`)) continue;
-        seen.add(`${other.root}\0${ref.address}`);
-        const f = finding(
-          "MANAGED_RULESET_EXISTS",
-          `${ref.address} in root ${instanceName(other)} already manages this zone's ${MANAGED_PHASE} entry point: merge the skip rules planned in ${instanceName(owner)} into it there instead of adding and importing a second resource in ${instanceName(owner)} (two roots would manage one ruleset, each apply overwriting the other)`,
-          { ref, zoneId },
-          { otherRoot: other.root, otherWorkspace: other.workspace, address: ref.address },
-        );
-        out.push(Object.assign(f, { root: owner.root, workspace: owner.workspace }));
-      }
+    for (const { other, ref } of byZone.get(zoneId) ?? []) {
+      if (other.root === owner.root || seen.has(`${other.root}\0${ref.address}`)) continue;
+      seen.add(`${other.root}\0${ref.address}`);
+      const f = finding(
+        "MANAGED_RULESET_EXISTS",
+        `${ref.address} in root ${instanceName(other)} already manages this zone's ${MANAGED_PHASE} entry point: merge the skip rules planned in ${instanceName(owner)} into it there instead of adding and importing a second resource in ${instanceName(owner)} (two roots would manage one ruleset, each apply overwriting the other)`,
+        { ref, zoneId },
+        { otherRoot: other.root, otherWorkspace: other.workspace, address: ref.address },
+      );
+      out.push(Object.assign(f, { root: owner.root, workspace: owner.workspace }));
     }
   }
   return out;

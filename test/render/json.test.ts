@@ -11,6 +11,7 @@ describe("JSON report", () => {
     ["empty object", {}],
     ["empty arrays", { resources: [], errors: [] }],
     ["nested values and undefined fields", { a: [1, { b: [1, 2], c: "x\ny", u: undefined }], d: { e: [] }, u: undefined, n: null }],
+    ["primitives and empty containers as values and items", { s: "a\"b", n: -0.5, t: true, list: ["x", 1, null, [], {}, [[]], { k: {} }] }],
     ["the multi-zone plan report", JSON.parse(readFileSync(path.join(TESTDATA, "multi-zone/expected/plan.json"), "utf8"))],
   ])("%s: the chunks join to JSON.stringify's text", (_name, doc) => {
     const expected = JSON.stringify(doc, null, 2) + "\n";
