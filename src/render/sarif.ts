@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import type { Finding, InputError, Report, Severity, StreamedReport } from "../core/model.js";
 import { TOOL_NAME } from "../core/report.js";
 import { errorPath, pathToUri, reportPath } from "../core/report-paths.js";
+import { indentedJson } from "./indented-json.js";
 import {
   compareCodes,
   defaultSeverity,
@@ -144,7 +145,7 @@ export function* renderSarifChunks(report: Report | StreamedReport, opts: SarifO
     // The results array sits four levels deep: its items are indented by eight spaces, its `]` by six.
     let first = true;
     const item = (r: SarifResult) => {
-      const piece = `${first ? "[" : ","}\n        ${JSON.stringify(r, null, 2).replace(/\n/g, "\n        ")}`;
+      const piece = `${first ? "[" : ","}\n        ${indentedJson(r, 4)}`;
       first = false;
       return piece;
     };
