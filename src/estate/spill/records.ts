@@ -70,10 +70,14 @@ export class RecordFile {
     return buf;
   }
 
-  /** The records of a span of whole lines, in order, read `bufferSize` bytes at a time. */
+  /**
+   * The records of a span of whole lines, in order, read `bufferSize` bytes at a time (at most the span's
+   * size: a small run does not hold a big buffer).
+   */
   *records<T>(span: Span, bufferSize = 1 << 12): Generator<T> {
     this.flush();
-    const buf = Buffer.allocUnsafe(bufferSize);
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(bufferSize, span.end - span.start)));
+    bufferSize = buf.length;
     let position = span.start;
     let carry: Buffer | null = null;
     while (position < span.end) {

@@ -115,7 +115,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     const report: StreamedReport = {
       ...head,
       resources: list<ReportResource>(resourceCount, function* () {
-        for (const r of resourceSpans) yield* r.file.records<ReportResource>(r.span);
+        for (const r of resourceSpans) yield* r.file.records<ReportResource>(r.span, SEQUENTIAL_READ);
       }),
       zones: list<ZoneReport>(stubs.length, function* () {
         for (const stub of stubs) {
@@ -126,7 +126,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
           yield zone;
         }
       }),
-      findings: list<Finding>(spilledFindings + inMemory.length, () => mergeSorted([...runs.map((run) => run.file.records<Finding>(run.span)), inMemory], compareFindings)),
+      findings: list<Finding>(spilledFindings + inMemory.length, () => mergeSorted([...runs.map((run) => run.file.records<Finding>(run.span, mergeRead(runs.length))), inMemory], compareFindings)),
     };
     const close = () => opened.forEach((f) => f.close());
     return {
@@ -156,6 +156,17 @@ function readBackWhenRead<O extends object, K extends keyof O>(obj: O, key: K, f
       Object.defineProperty(obj, key, { value, configurable: true, enumerable: true, writable: true });
     },
   });
+}
+
+/**
+ * Bytes read at a time from a list read in one pass. With 4 KB reads, a 100 MB tree's report spent 0.48 s
+ * in the reads' system calls alone (CPU profile of the main thread).
+ */
+const SEQUENTIAL_READ = 1 << 18;
+
+/** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within 8 MB. */
+function mergeRead(runs: number): number {
+  return Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 23) / Math.max(1, runs))));
 }
 
 /** A list of `length` items produced afresh by `items` each time it is walked. */

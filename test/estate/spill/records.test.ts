@@ -15,10 +15,10 @@ describe("record file", () => {
     const file = new RecordFile(path.join(dir, "r.jsonl"));
     const values = [{ a: "zoné ☃ 𝄞", n: 1 }, "line\nbreak", null, [1, 2, { b: "x".repeat(100) }], { "": -0.5 }];
     const spans = values.map((v) => file.append(v));
-    for (const size of [1, 3, 7, 64, 1 << 14]) {
+    for (const size of [1, 3, 7, 64, 1 << 14, 1 << 20]) {
       expect([...file.records({ start: 0, end: file.offset }, size)]).toEqual(JSON.parse(JSON.stringify(values)));
     }
-    expect([...file.records({ start: spans[1]!.start, end: spans[3]!.end }, 5)]).toEqual(["line\nbreak", null, [1, 2, { b: "x".repeat(100) }]]);
+    for (const size of [5, 1 << 20]) expect([...file.records({ start: spans[1]!.start, end: spans[3]!.end }, size)]).toEqual(["line\nbreak", null, [1, 2, { b: "x".repeat(100) }]]);
     expect(file.read(spans[0]!)).toEqual(values[0]);
     expect(file.read(spans[4]!)).toEqual({ "": -0.5 });
     file.close();
