@@ -117,8 +117,16 @@ export function sortFindings(findings: Finding[]): Finding[] {
   return [...findings].sort(compareFindings);
 }
 
+/** What of a finding its order reads (compareFindings): a finding, or its key kept apart from it. */
+export type FindingOrderKey = Pick<Finding, "severity" | "zoneId" | "file" | "line" | "code" | "address" | "root" | "workspace">;
+
+/** The fields compareFindings reads, alone: a spilled finding is merged by this without reading it whole. */
+export function findingOrderKey(f: Finding): FindingOrderKey {
+  return { severity: f.severity, zoneId: f.zoneId, file: f.file, line: f.line, code: f.code, address: f.address, root: f.root, workspace: f.workspace };
+}
+
 /** The order sortFindings gives (a stable sort by it). */
-export function compareFindings(a: Finding, b: Finding): number {
+export function compareFindings(a: FindingOrderKey, b: FindingOrderKey): number {
   return (
     RANK[b.severity] - RANK[a.severity] ||
     cmp(a.zoneId, b.zoneId) ||

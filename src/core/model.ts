@@ -444,6 +444,11 @@ export interface Report {
 /** One of a report's lists as a writer walks it: an array, or items read back one at a time (estate/spill). */
 export interface ReportList<T> extends Iterable<T> {
   readonly length: number;
+  /**
+   * The items as the JSON report prints them (core/indented-json.ts reportItemJson), in the same order: a
+   * list read back from disk keeps its items in that text, and the JSON report copies it.
+   */
+  jsonTexts?(): Iterable<string>;
 }
 
 /** A report whose big lists may be read back item by item when written (a large estate's scan): same JSON. */

@@ -3,7 +3,7 @@
 // time), so a report of a hundred thousand resources is written without holding one giant string.
 // A report whose lists are read back from disk (estate/spill) is written the same way, one item at a time.
 import type { Report, ReportList, StreamedReport } from "../core/model.js";
-import { indentedJson } from "./indented-json.js";
+import { indentedJson, reportItemJson } from "../core/indented-json.js";
 
 export function renderJson(report: Report | StreamedReport): string {
   return [...renderJsonChunks(report)].join("");
@@ -19,7 +19,8 @@ export function* renderJsonChunks(report: Report | StreamedReport): Generator<st
     if (isList(value) && value.length > 0) {
       yield "[";
       let i = 0;
-      for (const item of value) yield `${i++ ? "," : ""}\n    ${indentedJson(item, 2)}`;
+      if (value.jsonTexts) for (const text of value.jsonTexts()) yield `${i++ ? "," : ""}\n    ${text}`;
+      else for (const item of value) yield `${i++ ? "," : ""}\n    ${reportItemJson(item)}`;
       yield "\n  ]";
     } else if (isList(value)) {
       yield "[]";

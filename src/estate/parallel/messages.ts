@@ -51,5 +51,5 @@ export type { OffloadJob };
 
 /** The record files of worker `id` in the spill directory. */
 export function workerFiles(id: number): { resources: string; zones: string; findings: string; inventories: string } {
-  return { resources: `w${id}-resources.jsonl`, zones: `w${id}-zones.jsonl`, findings: `w${id}-findings.jsonl`, inventories: `w${id}-inventories.bin` };
+  return { resources: `w${id}-resources.txt`, zones: `w${id}-zones.txt`, findings: `w${id}-findings.txt`, inventories: `w${id}-inventories.bin` };
 }

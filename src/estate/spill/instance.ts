@@ -1,10 +1,12 @@
 // One instance's share of a spilled scan (estate/spill/scan.ts), written where it is analysed (this thread
 // or a root worker, estate/parallel/): its resources, its zones' entries and inventories and its findings
-// (sorted: one run) go to record files; what is kept is what the split-zone join and the report's head need
-// (zone stubs with their id, root and workspace; the RULESET_ID_UNKNOWN findings the join may drop), and
-// where each list sits in the files.
-import { sortFindings } from "../../core/findings.js";
-import type { Severity } from "../../core/model.js";
+// (sorted: one run) go to record files, each item already in the JSON report's text (so that text is made
+// by the builders, in parallel, not by the thread writing the report after them); what is kept is what the
+// split-zone join and the report's head need (zone stubs with their id, root and workspace; the
+// RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
+import { findingOrderKey, sortFindings, type FindingOrderKey } from "../../core/findings.js";
+import { reportItemJson } from "../../core/indented-json.js";
+import type { Finding, Severity } from "../../core/model.js";
 import { reportedResource } from "../../core/report.js";
 import type { AnalysedInstance } from "../analyze.js";
 import type { EstateAnalyzeOptions } from "../analyze.js";
@@ -45,12 +47,12 @@ export interface SpilledInstance {
 export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOptions, files: SpillFiles): SpilledInstance {
   const { reported, analysed } = analyseForReport(instance, analyze);
   const resourcesStart = files.resources.offset;
-  for (const r of reported.ws.resources) files.resources.append({ ...reportedResource(r), root: reported.root, workspace: reported.workspace });
+  for (const r of reported.ws.resources) files.resources.append(reportItemJson({ ...reportedResource(r), root: reported.root, workspace: reported.workspace }));
   const resources = { start: resourcesStart, end: files.resources.offset };
   const zones: Span[] = [];
   const inventories: (Span | null)[] = [];
   for (const z of analysed.instance.analysis.zones) {
-    zones.push(files.zones.append(z.zone));
+    zones.push(files.zones.append(reportItemJson(z.zone)));
     z.zone = { zoneId: z.zone.zoneId, root: z.zone.root, workspace: z.zone.workspace } as typeof z.zone;
     z.findings = [];
     z.rulesetNotes = [];
@@ -62,7 +64,7 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
   const spilled = sortFindings(findings.filter((f) => f.code !== JOIN_FILTERED));
   const severities = [...new Set(spilled.map((f) => f.severity))];
   const start = files.findings.offset;
-  for (const f of spilled) files.findings.append(f);
+  for (const f of spilled) files.findings.append(findingRecord(f));
   analysed.instance.analysis.findings = findings.filter((f) => f.code === JOIN_FILTERED);
   const kept: ReportedInstance = { root: reported.root, workspace: reported.workspace, stateFiles: reported.stateFiles, ws: { resources: [] } };
   return {
@@ -76,4 +78,18 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
     runCount: spilled.length,
     severities,
   };
+}
+
+/**
+ * A spilled finding: the fields its order reads, on a line of their own (compact JSON holds no line break),
+ * then its report text. The runs are merged by the first line alone.
+ */
+function findingRecord(f: Finding): string {
+  return `${JSON.stringify(findingOrderKey(f))}\n${reportItemJson(f)}`;
+}
+
+/** A spilled finding's order key and its report text. */
+export function readFindingRecord(record: string): { key: FindingOrderKey; text: string } {
+  const cut = record.indexOf("\n");
+  return { key: JSON.parse(record.slice(0, cut)) as FindingOrderKey, text: record.slice(cut + 1) };
 }

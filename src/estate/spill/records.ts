@@ -1,6 +1,9 @@
-// A file of JSON records, one a line (or of opaque byte records, estate/spill/clone.ts), written once and then read back: sequentially (a range of lines, with
-// one small buffer), or one record at a time by its span. What estate/spill/scan.ts keeps of the report's
-// big lists while the estate is read. Synchronous: the report is rendered by a synchronous generator.
+// A file of text records (or of opaque byte records, estate/spill/clone.ts), written once and then read back:
+// sequentially (a range of records, with one buffer), or one record at a time by its span. What
+// estate/spill/scan.ts keeps of the report's big lists while the estate is read: each item as the JSON
+// report prints it (core/indented-json.ts reportItemJson), so writing that report copies text. A record
+// ends with a NUL byte, which JSON text never holds (JSON.stringify escapes U+0000), whereas the printed
+// items span lines. Synchronous: the report is rendered by a synchronous generator.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 
 /** Where a record (or a run of records) sits in the file, in bytes. */
@@ -10,6 +13,8 @@ export interface Span {
 }
 
 const WRITE_BATCH = 1 << 16;
+const END = 0;
+const END_BYTE = Buffer.from([END]);
 
 export class RecordFile {
   private readonly fd: number;
@@ -27,12 +32,15 @@ export class RecordFile {
     return this.size;
   }
 
-  /** Appends one record; returns its span. */
-  append(value: unknown): Span {
-    return this.appendBytes(Buffer.from(JSON.stringify(value) + "\n"));
+  /** Appends one text record (it must not hold a NUL character); returns its span. */
+  append(text: string): Span {
+    const start = this.size;
+    this.appendBytes(Buffer.from(text, "utf8"));
+    this.appendBytes(END_BYTE);
+    return { start, end: this.size };
   }
 
-  /** Appends bytes that are not a JSON line (read back with `readBytes` only). */
+  /** Appends bytes that are not a text record (read back with `readBytes` only). */
   appendBytes(buf: Buffer): Span {
     const start = this.size;
     this.size += buf.length;
@@ -52,9 +60,10 @@ export class RecordFile {
     while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
   }
 
-  /** The record at a span. */
-  read<T>(span: Span): T {
-    return JSON.parse(this.readBytes(span).toString("utf8")) as T;
+  /** The text record at a span. */
+  text(span: Span): string {
+    const buf = this.readBytes(span);
+    return buf.toString("utf8", 0, buf[buf.length - 1] === END ? buf.length - 1 : buf.length);
   }
 
   /** The bytes at a span. */
@@ -71,28 +80,27 @@ export class RecordFile {
   }
 
   /**
-   * The records of a span of whole lines, in order, read `bufferSize` bytes at a time (at most the span's
-   * size: a small run does not hold a big buffer).
+   * The text records of a span of whole records, in order, read `bufferSize` bytes at a time (at most the
+   * span's size: a small run does not hold a big buffer).
    */
-  *records<T>(span: Span, bufferSize = 1 << 12): Generator<T> {
+  *texts(span: Span, bufferSize = 1 << 12): Generator<string> {
     this.flush();
     const buf = Buffer.allocUnsafe(Math.max(1, Math.min(bufferSize, span.end - span.start)));
-    bufferSize = buf.length;
     let position = span.start;
     let carry: Buffer | null = null;
     while (position < span.end) {
-      const n = readSync(this.fd, buf, 0, Math.min(bufferSize, span.end - position), position);
+      const n = readSync(this.fd, buf, 0, Math.min(buf.length, span.end - position), position);
       if (n === 0) throw new Error(`spilled records at ${position} are cut short`);
       position += n;
       const chunk: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
       let from = 0;
-      for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
-        yield JSON.parse(chunk.toString("utf8", from, nl)) as T;
-        from = nl + 1;
+      for (let end = chunk.indexOf(END, from); end !== -1; end = chunk.indexOf(END, from)) {
+        yield chunk.toString("utf8", from, end);
+        from = end + 1;
       }
       carry = from < chunk.length ? Buffer.from(chunk.subarray(from)) : null;
     }
-    if (carry) throw new Error(`spilled records end without a newline at ${span.end}`);
+    if (carry) throw new Error(`spilled records end without their end mark at ${span.end}`);
   }
 
   close(): void {

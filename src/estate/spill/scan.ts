@@ -5,7 +5,8 @@
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
 // Same report as estate/scan.ts `scanEstate`, byte for byte.
-import { compareFindings } from "../../core/findings.js";
+import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
+import { reportItemJson } from "../../core/indented-json.js";
 import type { Finding, Report, ReportList, ReportResource, Severity, StreamedReport, ZoneReport } from "../../core/model.js";
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
 import { streamEstate } from "../load.js";
@@ -14,7 +15,7 @@ import { buildEstateReport, type ReportedInstance } from "../report.js";
 import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "./clone.js";
-import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
+import { readFindingRecord, spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
 import { mergeSorted } from "./kmerge.js";
 import path from "node:path";
 
@@ -60,9 +61,9 @@ export interface SpillOptions {
 export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, spill: SpillOptions = {}): Promise<SpilledScan> {
   const { analyze, rulesetRoots, version, root, eachInstance, ...load } = opts;
   const files = {
-    resources: new RecordFile(path.join(dir, "resources.jsonl")),
-    zones: new RecordFile(path.join(dir, "zones.jsonl")),
-    findings: new RecordFile(path.join(dir, "findings.jsonl")),
+    resources: new RecordFile(path.join(dir, "resources.txt")),
+    zones: new RecordFile(path.join(dir, "zones.txt")),
+    findings: new RecordFile(path.join(dir, "findings.txt")),
     inventories: new RecordFile(path.join(dir, "inventories.bin")),
   };
   const opened: RecordFile[] = Object.values(files);
@@ -112,21 +113,35 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     const inMemory = joined.findings;
     const resourceSpans = streamed.instances.map((k) => k.resources);
     const runs = streamed.instances.map((k) => k.run);
+    // Each list is walked as items (the formats that read them) or as the JSON report's text of its items,
+    // copied as the builders wrote it (a patched zone, or a finding kept in memory, is printed here).
+    const zoneText = (stub: ZoneReport): string => {
+      const at = zoneSpans.get(stub)!;
+      const p = patches.get(stub);
+      return p ? reportItemJson(patchedZone(at.file.text(at.span), p)) : at.file.text(at.span);
+    };
+    // Spilled findings are merged by their order keys; a finding kept in memory is its own key.
+    const mergedFindings = () =>
+      mergeSorted<{ key: FindingOrderKey; text: string } | { key: Finding; text: null }>(
+        [...runs.map((run) => mapItems(run.file.texts(run.span, mergeRead(runs.length)), readFindingRecord)), inMemory.map((f) => ({ key: f, text: null }))],
+        (a, b) => compareFindings(a.key, b.key),
+      );
+    const resourceTexts = function* () {
+      for (const r of resourceSpans) yield* r.file.texts(r.span, SEQUENTIAL_READ);
+    };
     const report: StreamedReport = {
       ...head,
-      resources: list<ReportResource>(resourceCount, function* () {
-        for (const r of resourceSpans) yield* r.file.records<ReportResource>(r.span, SEQUENTIAL_READ);
-      }),
-      zones: list<ZoneReport>(stubs.length, function* () {
-        for (const stub of stubs) {
-          const at = zoneSpans.get(stub)!;
-          const zone = at.file.read<ZoneReport>(at.span);
-          const p = patches.get(stub);
-          if (p) patchZone(zone, p);
-          yield zone;
-        }
-      }),
-      findings: list<Finding>(spilledFindings + inMemory.length, () => mergeSorted([...runs.map((run) => run.file.records<Finding>(run.span, mergeRead(runs.length))), inMemory], compareFindings)),
+      resources: list(resourceCount, () => mapItems(resourceTexts(), (text) => JSON.parse(text) as ReportResource), resourceTexts),
+      zones: list(
+        stubs.length,
+        () => mapItems(stubs, (stub) => JSON.parse(zoneText(stub)) as ZoneReport),
+        () => mapItems(stubs, zoneText),
+      ),
+      findings: list(
+        spilledFindings + inMemory.length,
+        () => mapItems(mergedFindings(), (f) => (f.text === null ? f.key : (JSON.parse(f.text) as Finding))),
+        () => mapItems(mergedFindings(), (f) => f.text ?? reportItemJson(f.key)),
+      ),
     };
     const close = () => opened.forEach((f) => f.close());
     return {
@@ -169,7 +184,18 @@ function mergeRead(runs: number): number {
   return Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 23) / Math.max(1, runs))));
 }
 
-/** A list of `length` items produced afresh by `items` each time it is walked. */
-function list<T>(length: number, items: () => Iterable<T>): ReportList<T> {
-  return { length, [Symbol.iterator]: () => items()[Symbol.iterator]() };
+/** A list of `length` items produced afresh by `items` each time it is walked (and their JSON report text by `texts`). */
+function list<T>(length: number, items: () => Iterable<T>, texts: () => Iterable<string>): ReportList<T> {
+  return { length, [Symbol.iterator]: () => items()[Symbol.iterator](), jsonTexts: texts };
+}
+
+function* mapItems<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
+  for (const a of items) yield f(a);
+}
+
+/** A spilled zone entry with its split zone's join applied. */
+function patchedZone(text: string, patch: ZonePatch): ZoneReport {
+  const zone = JSON.parse(text) as ZoneReport;
+  patchZone(zone, patch);
+  return zone;
 }

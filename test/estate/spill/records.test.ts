@@ -12,24 +12,33 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("record file", () => {
   it("reads back every record of a span, whatever the buffer size (records and UTF-8 characters cut across reads)", () => {
-    const file = new RecordFile(path.join(dir, "r.jsonl"));
-    const values = [{ a: "zoné ☃ 𝄞", n: 1 }, "line\nbreak", null, [1, 2, { b: "x".repeat(100) }], { "": -0.5 }];
-    const spans = values.map((v) => file.append(v));
+    const file = new RecordFile(path.join(dir, "r.rec"));
+    // Text records as the report stores them: JSON spanning lines, with characters of every UTF-8 length.
+    const values = [{ a: "zoné ☃ 𝄞", n: 1 }, "line\nbreak", null, [1, 2, { b: "x".repeat(100) }], { "": -0.5, nul: "\u0000" }];
+    const texts = values.map((v) => JSON.stringify(v, null, 2));
+    const spans = texts.map((t) => file.append(t));
     for (const size of [1, 3, 7, 64, 1 << 14, 1 << 20]) {
-      expect([...file.records({ start: 0, end: file.offset }, size)]).toEqual(JSON.parse(JSON.stringify(values)));
+      expect([...file.texts({ start: 0, end: file.offset }, size)]).toEqual(texts);
     }
-    for (const size of [5, 1 << 20]) expect([...file.records({ start: spans[1]!.start, end: spans[3]!.end }, size)]).toEqual(["line\nbreak", null, [1, 2, { b: "x".repeat(100) }]]);
-    expect(file.read(spans[0]!)).toEqual(values[0]);
-    expect(file.read(spans[4]!)).toEqual({ "": -0.5 });
+    for (const size of [5, 1 << 20]) expect([...file.texts({ start: spans[1]!.start, end: spans[3]!.end }, size)]).toEqual(texts.slice(1, 4));
+    expect(file.text(spans[0]!)).toBe(texts[0]);
+    expect(JSON.parse(file.text(spans[4]!))).toEqual({ "": -0.5, nul: "\u0000" });
     file.close();
   });
 
   it("reads what was appended after an earlier read (the write buffer is flushed first)", () => {
-    const file = new RecordFile(path.join(dir, "r.jsonl"));
-    const first = file.append({ x: 1 });
-    expect(file.read(first)).toEqual({ x: 1 });
-    const second = file.append({ x: 2 });
-    expect([...file.records({ start: first.start, end: second.end })]).toEqual([{ x: 1 }, { x: 2 }]);
+    const file = new RecordFile(path.join(dir, "r.rec"));
+    const first = file.append("one");
+    expect(file.text(first)).toBe("one");
+    const second = file.append("two\nlines");
+    expect([...file.texts({ start: first.start, end: second.end })]).toEqual(["one", "two\nlines"]);
+    file.close();
+  });
+
+  it("says so when a span does not end at a record's end", () => {
+    const file = new RecordFile(path.join(dir, "r.rec"));
+    const span = file.append("whole");
+    expect(() => [...file.texts({ start: span.start, end: span.end - 1 })]).toThrow(/without their end mark/);
     file.close();
   });
 });

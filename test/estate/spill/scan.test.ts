@@ -37,7 +37,7 @@ describe("scan report spilled to disk", () => {
     expect(inMemory.zones.some((z) => z.rulesetIn !== undefined)).toBe(true);
     const spilled = await scanEstateSpilled(opts(), dir);
     try {
-      expect(readdirSync(dir).sort()).toEqual(["findings.jsonl", "inventories.bin", "resources.jsonl", "zones.jsonl"]);
+      expect(readdirSync(dir).sort()).toEqual(["findings.txt", "inventories.bin", "resources.txt", "zones.txt"]);
       // The zones' inventories wait on disk too (the join reads the split zone's back).
       expect(statSync(path.join(dir, "inventories.bin")).size).toBeGreaterThan(0);
       expect(renderJson(spilled.report)).toBe(renderJson(inMemory));
