@@ -16,6 +16,7 @@ import type { GateInstance } from "./gate.js";
 import { gateFindings, type GateFindings, type ZoneFits } from "./gate-report.js";
 import { rootNodeOf } from "./instances.js";
 import type { EstateInstance } from "./load.js";
+import { isKeyedFindingList, keyedFindingList, keyedInMemory, mergeKeyed } from "./spill/finding-list.js";
 import { mergeSorted } from "./spill/kmerge.js";
 
 export interface GatedReport<R extends Report | StreamedReport> {
@@ -133,8 +134,11 @@ function key(root: string, workspace: string): string {
 function withGate<R extends Report | StreamedReport>(report: R, gate: GateFindings): R {
   const extra = sortFindings(gate.findings);
   const scanned = report.findings;
+  // A spilled scan's findings are merged by their keys: the JSON report still copies their texts.
   const findings = Array.isArray(scanned)
     ? [...mergeSorted<Finding>([scanned, extra], compareFindings)]
-    : { length: scanned.length + extra.length, [Symbol.iterator]: () => mergeSorted<Finding>([scanned, extra], compareFindings)[Symbol.iterator]() };
+    : isKeyedFindingList(scanned)
+      ? keyedFindingList(scanned.length + extra.length, () => mergeKeyed([scanned.keyed(), keyedInMemory(extra)]))
+      : { length: scanned.length + extra.length, [Symbol.iterator]: () => mergeSorted<Finding>([scanned, extra], compareFindings)[Symbol.iterator]() };
   return { ...report, findings, errors: sortErrors([...report.errors, ...gate.errors]) };
 }

@@ -5,7 +5,6 @@
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
 // Same report as estate/scan.ts `scanEstate`, byte for byte.
-import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
 import { reportItemJson } from "../../core/indented-json.js";
 import type { Finding, Report, ReportList, ReportResource, Severity, StreamedReport, ZoneReport } from "../../core/model.js";
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
@@ -16,7 +15,7 @@ import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "./clone.js";
 import { readFindingRecord, spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
-import { mergeSorted } from "./kmerge.js";
+import { keyedFindingList, keyedInMemory, mergeKeyed } from "./finding-list.js";
 import path from "node:path";
 
 export interface SpilledScan {
@@ -121,11 +120,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       return p ? reportItemJson(patchedZone(at.file.text(at.span), p)) : at.file.text(at.span);
     };
     // Spilled findings are merged by their order keys; a finding kept in memory is its own key.
-    const mergedFindings = () =>
-      mergeSorted<{ key: FindingOrderKey; text: string } | { key: Finding; text: null }>(
-        [...runs.map((run) => mapItems(run.file.texts(run.span, mergeRead(runs.length)), readFindingRecord)), inMemory.map((f) => ({ key: f, text: null }))],
-        (a, b) => compareFindings(a.key, b.key),
-      );
+    const mergedFindings = () => mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, mergeRead(runs.length)), readFindingRecord)), keyedInMemory(inMemory)]);
     const resourceTexts = function* () {
       for (const r of resourceSpans) yield* r.file.texts(r.span, SEQUENTIAL_READ);
     };
@@ -137,11 +132,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
         () => mapItems(stubs, (stub) => JSON.parse(zoneText(stub)) as ZoneReport),
         () => mapItems(stubs, zoneText),
       ),
-      findings: list(
-        spilledFindings + inMemory.length,
-        () => mapItems(mergedFindings(), (f) => (f.text === null ? f.key : (JSON.parse(f.text) as Finding))),
-        () => mapItems(mergedFindings(), (f) => f.text ?? reportItemJson(f.key)),
-      ),
+      findings: keyedFindingList(spilledFindings + inMemory.length, mergedFindings),
     };
     const close = () => opened.forEach((f) => f.close());
     return {
