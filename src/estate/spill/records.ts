@@ -5,6 +5,8 @@
 // ends with a NUL byte, which JSON text never holds (JSON.stringify escapes U+0000), whereas the printed
 // items span lines. Synchronous: the report is rendered by a synchronous generator.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import path from "node:path";
+import { UserInputError } from "../../core/user-input-error.js";
 
 /** Where a record (or a run of records) sits in the file, in bytes. */
 export interface Span {
@@ -23,7 +25,10 @@ export class RecordFile {
   private size = 0;
 
   /** `written`: a file another thread wrote (and flushed), opened to be read by span only. */
-  constructor(file: string, written = false) {
+  constructor(
+    private readonly file: string,
+    written = false,
+  ) {
     this.fd = written ? openSync(file, "r") : openSync(file, "wx+", 0o600);
   }
 
@@ -57,7 +62,11 @@ export class RecordFile {
     this.pending = [];
     this.pendingBytes = 0;
     let done = 0;
-    while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
+    try {
+      while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
+    } catch (e) {
+      throw outOfRoom(e, this.file) ?? e;
+    }
   }
 
   /** The text record at a span. */
@@ -106,4 +115,14 @@ export class RecordFile {
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/**
+ * A full disk or quota under the temporary directory is the user's to fix, not an internal error: one line
+ * naming the directory and what to do (a big estate's report takes about as much room as its JSON report).
+ */
+export function outOfRoom(e: unknown, file: string): UserInputError | null {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code !== "ENOSPC" && code !== "EDQUOT") return null;
+  return new UserInputError(`no room left in ${path.dirname(path.dirname(file))} for the report's temporary files (${code}): set TMPDIR to a directory with more free space (about the size of the JSON report)`);
 }

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mergeSorted } from "../../../src/estate/spill/kmerge.js";
-import { RecordFile } from "../../../src/estate/spill/records.js";
+import { outOfRoom, RecordFile } from "../../../src/estate/spill/records.js";
+import { UserInputError } from "../../../src/core/user-input-error.js";
 
 let dir: string;
 beforeEach(() => void (dir = mkdtempSync(path.join(os.tmpdir(), "records-test-"))));
@@ -33,6 +34,16 @@ describe("record file", () => {
     const second = file.append("two\nlines");
     expect([...file.texts({ start: first.start, end: second.end })]).toEqual(["one", "two\nlines"]);
     file.close();
+  });
+
+  it("turns a full disk or quota into the user's one-line error naming the temporary directory", () => {
+    for (const code of ["ENOSPC", "EDQUOT"]) {
+      const e = outOfRoom(Object.assign(new Error("write"), { code }), "/scratch/tmp/cf-waf-migrate-x1/findings.txt");
+      expect(e).toBeInstanceOf(UserInputError);
+      expect(e!.exitCode).toBe(2);
+      expect(e!.message).toContain(`no room left in /scratch/tmp for the report's temporary files (${code}): set TMPDIR`);
+    }
+    expect(outOfRoom(Object.assign(new Error("write"), { code: "EIO" }), "/tmp/x/y")).toBeNull();
   });
 
   it("says so when a span does not end at a record's end", () => {
