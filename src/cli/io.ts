@@ -19,8 +19,22 @@ export async function readStdin(): Promise<Buffer> {
  */
 export async function writeReportFile(file: string, content: string | Iterable<string>): Promise<void> {
   const abs = path.resolve(file);
-  await mkdir(path.dirname(abs), { recursive: true });
-  await writeFileAtomic(abs, content, { backup: /\.(tf|tf\.json|tfstate|tfstate\.backup)$/.test(abs) });
+  try {
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFileAtomic(abs, content, { backup: /\.(tf|tf\.json|tfstate|tfstate\.backup)$/.test(abs) });
+  } catch (e) {
+    throw writeFailure(e, file);
+  }
+}
+
+/**
+ * A report that the system would not let us write (a full disk, a read-only file system, no permission) is
+ * the user's to fix: one line naming where, exit 2, not an internal error with a stack trace.
+ */
+export function writeFailure(e: unknown, where: string): unknown {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return e;
+  return new CliError(`cannot write the report to ${where}: ${(e as Error).message}`);
 }
 
 /**

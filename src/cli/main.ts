@@ -117,9 +117,12 @@ function reportFailure(e: unknown, debug: boolean): number {
 
 // A reader that stops early (`cf-waf-migrate scan | head`) closes the pipe: stop writing and exit with the
 // run's code, as other command-line tools do, instead of an unhandled EPIPE with a stack trace.
+// Any other failure to write stdout (a full disk behind a redirection, `> /dev/full`) is one line and exit 2,
+// never an uncaught exception (whose exit code, 1, would read as "findings").
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`cf-waf-migrate: cannot write the report to standard output: ${e.message}\n`);
+  process.exit(EXIT_INPUT);
 });
 
 // main() reports every failure itself (exit code and one line on stderr); it never rejects.

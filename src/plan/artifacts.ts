@@ -4,7 +4,7 @@ import { ARTIFACTS } from "../core/artifacts.js";
 import { otherRootBypassLine } from "../core/other-root-bypasses.js";
 import { otherRootLegacyWafLine } from "../core/other-root-legacy-waf.js";
 import { otherRootEntryPointLine } from "../core/other-root-entry-points.js";
-import { access, chmod, mkdir } from "node:fs/promises";
+import { access, chmod, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { AnalysisResult, ZoneAnalysis } from "../core/analyze.js";
 import { isRepeated } from "../core/extracted-instance.js";
@@ -15,7 +15,7 @@ import { buildPlanSteps, type RemovedBlocksOffer } from "./steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { dropConstructs } from "../terraform/cf-terraforming/fit.js";
-import { FileExistsError, writeNewFile } from "../terraform/edit/fs-atomic.js";
+import { FileExistsError, writeNewFile, type AtomicFs } from "../terraform/edit/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl/emit.js";
 import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES } from "../core/legacy-types.js";
 import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/edit/legacy-removal.js";
@@ -410,6 +410,8 @@ export async function writeArtifacts(
   dir: string,
   content: { plan: AssembledPlan; report: Report; markdown: string; script: string },
   force: boolean,
+  /** The file system the files are written through (tests put a failing one here). */
+  fs?: AtomicFs,
 ): Promise<string[]> {
   const files = artifactFiles(content);
   // Refuse before creating anything: not even the directory is made for a run that writes nothing.
@@ -418,16 +420,32 @@ export async function writeArtifacts(
     if (existing.length) throw new UserInputError(`${dir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
   }
   await mkdir(dir, { recursive: true });
+  const written: string[] = [];
   for (const [name, text] of files) {
     try {
-      await writeNewFile(path.join(dir, name), text, { force });
+      await writeNewFile(path.join(dir, name), text, { force, ...(fs ? { fs } : {}) });
+      written.push(name);
     } catch (e) {
       if (e instanceof FileExistsError) throw new UserInputError(`${path.join(dir, name)} appeared while writing: use --force to overwrite`);
-      throw e;
+      throw await incompletePlan(e, dir, name, written, force);
     }
   }
   await chmod(path.join(dir, ARTIFACTS.script), 0o755);
   return files.map(([name]) => name);
+}
+
+/**
+ * A plan the system would not let us finish writing (a full disk, a quota): half a migration must not look
+ * like one (a PLAN.md without its migrate.sh), so the files this run created are removed again. With
+ * --force they replaced earlier ones, which are gone: the message names them. Any other error is rethrown.
+ */
+async function incompletePlan(e: unknown, dir: string, failed: string, written: string[], force: boolean): Promise<unknown> {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return e;
+  const where = `cannot write ${path.join(dir, failed)}: ${(e as Error).message}`;
+  if (force) return new UserInputError(`${where}; the plan in ${dir} is incomplete (written: ${written.join(", ") || "none"}): rerun once there is room`);
+  await Promise.all(written.map((name) => rm(path.join(dir, name), { force: true })));
+  return new UserInputError(`${where}; nothing of the plan was left in ${dir}`);
 }
 
 /** The files of one migration, name and text, in the order they are written. */
