@@ -434,14 +434,19 @@ export async function writeArtifacts(
   return files.map(([name]) => name);
 }
 
+/** An error the system gave (ENOSPC, EDQUOT, EROFS, EACCES…: it has an errno code), not a bug of ours. */
+export function isSystemRefusal(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return typeof code === "string" && /^E[A-Z]+$/.test(code);
+}
+
 /**
  * A plan the system would not let us finish writing (a full disk, a quota): half a migration must not look
  * like one (a PLAN.md without its migrate.sh), so the files this run created are removed again. With
  * --force they replaced earlier ones, which are gone: the message names them. Any other error is rethrown.
  */
 async function incompletePlan(e: unknown, dir: string, failed: string, written: string[], force: boolean): Promise<unknown> {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return e;
+  if (!isSystemRefusal(e)) return e;
   const where = `cannot write ${path.join(dir, failed)}: ${(e as Error).message}`;
   if (force) return new UserInputError(`${where}; the plan in ${dir} is incomplete (written: ${written.join(", ") || "none"}): rerun once there is room`);
   await Promise.all(written.map((name) => rm(path.join(dir, name), { force: true })));

@@ -2,7 +2,7 @@
 // to run, in DIR/<root>/ (default workspace) or DIR/<root>/<workspace>/, each with its own report.json,
 // PLAN.md and a migrate.sh that changes to its root and selects its workspace; and DIR/ESTATE.md with the
 // order to run them. Nothing is written when any file already exists (unless --force).
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Finding, InputError } from "../core/model.js";
 import { sortFindings } from "../core/findings.js";
@@ -15,7 +15,7 @@ import { renderPlanMarkdown } from "./plan-markdown.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "./planned-state.js";
 import { writeNewFile } from "../terraform/edit/fs-atomic.js";
 import { UserInputError } from "../core/user-input-error.js";
-import { artifactFiles, existingFiles, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
+import { artifactFiles, existingFiles, isSystemRefusal, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
 
 export const ESTATE_MD = "ESTATE.md";
 
@@ -60,11 +60,24 @@ export async function writeEstatePlans(input: {
     if (existing.length) throw new UserInputError(`${input.outDir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
   }
   const written: string[] = [];
-  for (const c of contents) {
-    for (const name of await writeArtifacts(c.dir, c.content, input.force)) written.push(path.join(input.outDir, path.relative(top, c.dir), name));
+  const done: { dir: string; names: string[] }[] = [];
+  try {
+    for (const c of contents) {
+      const names = await writeArtifacts(c.dir, c.content, input.force);
+      done.push({ dir: c.dir, names });
+      for (const name of names) written.push(path.join(input.outDir, path.relative(top, c.dir), name));
+    }
+    await mkdir(top, { recursive: true });
+    await writeNewFile(path.join(top, ESTATE_MD), renderEstateMarkdown({ outDir: input.outDir, version: input.version, instances: planned }), { force: input.force });
+  } catch (e) {
+    // A root's plan or ESTATE.md the disk would not take (writeArtifacts removed that root's own files):
+    // without --force the roots written before it go too, so no half of the estate's plan is left.
+    if (!(e instanceof UserInputError) && !isSystemRefusal(e)) throw e;
+    const why = e instanceof UserInputError ? e.message.replace(/; nothing of the plan was left in .*$/, "") : `cannot write the estate's plan to ${input.outDir}: ${(e as Error).message}`;
+    if (input.force) throw new UserInputError(`${why}; the estate's plan in ${input.outDir} is incomplete: rerun once there is room`);
+    await Promise.all(done.flatMap((d) => d.names.map((name) => rm(path.join(d.dir, name), { force: true }))));
+    throw new UserInputError(`${why}; nothing of the estate's plan was left in ${input.outDir}`);
   }
-  await mkdir(top, { recursive: true });
-  await writeNewFile(path.join(top, ESTATE_MD), renderEstateMarkdown({ outDir: input.outDir, version: input.version, instances: planned }), { force: input.force });
   written.push(path.join(input.outDir, ESTATE_MD));
   return written;
 }

@@ -2,10 +2,11 @@
 // and exit 2, as every other failure the user can fix: before, stdout's failure was an uncaught exception
 // with a stack trace and exit 1 (which reads as "findings"), and --output's an "internal error".
 import { spawn } from "node:child_process";
-import { existsSync, openSync, closeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, TESTDATA } from "../support/cli.js";
+import { BIN, runCli, TESTDATA } from "../support/cli.js";
+import { tempDir } from "../support/workdir.js";
 
 const FULL = "/dev/full"; // every write fails with ENOSPC (Linux)
 
@@ -36,5 +37,22 @@ describe.runIf(existsSync(FULL))("a report that cannot be written", () => {
     const r = await run(["scan", ".", "--format", "json", "--output", FULL], "pipe");
     expect(r.stderr).toBe(`cf-waf-migrate: cannot write the report to ${FULL}: ENOSPC: no space left on device, write\n`);
     expect(r.code).toBe(2);
+  });
+});
+
+describe("an estate's plan that cannot be written whole", () => {
+  it("leaves none of its roots' files behind (without --force), and says so in one line", async () => {
+    const dir = tempDir("cfwm-estate-out-");
+    const out = path.join(dir, "out");
+    // live/prod is written first; live/staging's directory cannot be made (a file has its name).
+    mkdirSync(path.join(out, "live"), { recursive: true });
+    writeFileSync(path.join(out, "live", "staging"), "not a directory\n");
+    const r = await runCli(["plan", ".", "--out-dir", out, "--format", "json", "--quiet"], { cwd: path.join(TESTDATA, "estate") });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`cf-waf-migrate: cannot write the estate's plan to ${out}: EEXIST`);
+    expect(r.stderr.trimEnd().endsWith(`; nothing of the estate's plan was left in ${out}`)).toBe(true);
+    expect(readdirSync(path.join(out, "live", "prod"))).toEqual([]);
+    expect(existsSync(path.join(out, "ESTATE.md"))).toBe(false);
+    expect(readFileSync(path.join(out, "live", "staging"), "utf8")).toBe("not a directory\n");
   });
 });
