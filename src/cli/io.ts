@@ -3,14 +3,14 @@ import { constants } from "node:fs";
 import { access, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
+import { readStateStream } from "../terraform/state/read-stream.js";
 import { CliError } from "./errors.js";
 
 export { toolVersion } from "./version.js";
 
+/** Standard input, read for `--state -` (stops early when it clearly is not a state: terraform/state/read-stream.ts). */
 export async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return readStateStream(process.stdin as AsyncIterable<Buffer>);
 }
 
 /**

@@ -1,11 +1,13 @@
 // Reads Terraform state: the v4 state file (`terraform.tfstate`, `terraform state pull`) and the
 // `terraform show -json` representation, from a file or standard input. Produces resource instances with
 // their addresses exactly as `terraform state list` prints them.
+import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { configAddressOf, formatAddress, formatModulePath, parseAddress, type ParsedAddress } from "../../core/address.js";
 import { fsError } from "../config/discover.js";
 import { parseJsonWithPositions } from "../hcl/json-positions.js";
+import { readStateStream } from "./read-stream.js";
 import { addV4Resource, stateIdentity, type StateInstance, type StateOutcome } from "./v4.js";
 
 export { addV4Resource } from "./v4.js";
@@ -55,7 +57,8 @@ export async function readStateSource(source: string, stdin: () => Promise<Buffe
         if (!("showJson" in streamed)) return streamed;
         if (st.size > MAX_JSON_STATE_BYTES) return tooLargeShowJson(display);
       }
-      buf = await readFile(file);
+      // A pipe or a device has no size and may never end: read until it clearly is not a state.
+      buf = st.isFile() ? await readFile(file) : await readStateStream(createReadStream(file));
     }
   } catch (e) {
     return { ok: false, error: fsError(display, e) };
