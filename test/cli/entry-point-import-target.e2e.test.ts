@@ -119,3 +119,68 @@ describe("the zone's entry point import target", () => {
     expect(t.migrate).toContain("cloudflare_ruleset.waf_managed_fedcba98");
   });
 });
+
+// A root two workspaces share (terraform.tfstate.d/eu, /us), settings from YAML keyed by terraform.workspace:
+// plan limits each workspace's ruleset to it (`waf_managed_…_eu`, imported into `[0]`); scan named the plain
+// generated resource, so its JSON again named an import target plan and migrate.sh never use.
+describe("the import target in a root several workspaces share", () => {
+  const ZONES = { eu: "1b2c3d4e5f60718293a4b5c6d7e8f901", us: "2c3d4e5f60718293a4b5c6d7e8f90112" } as const;
+
+  function workspaces(): string {
+    const top = tempDir("cfwm-ep-workspaces-");
+    const live = path.join(top, "live");
+    mkdirSync(path.join(top, "modules", "waf"), { recursive: true });
+    writeFileSync(path.join(top, "modules", "waf", "main.tf"), MODULE);
+    mkdirSync(live, { recursive: true });
+    writeFileSync(
+      path.join(live, "main.tf"),
+      `locals {
+  settings = yamldecode(file("\${path.module}/waf.yaml"))[terraform.workspace]
+}
+module "waf" {
+  source  = "../modules/waf"
+  zone_id = local.settings.zone_id
+  groups  = local.settings.groups
+}
+`,
+    );
+    writeFileSync(path.join(live, "waf.yaml"), Object.entries(ZONES).map(([ws, zone]) => `${ws}:\n  zone_id: "${zone}"\n  groups: {}\n`).join(""));
+    for (const [ws, zone] of Object.entries(ZONES)) {
+      mkdirSync(path.join(live, "terraform.tfstate.d", ws), { recursive: true });
+      writeFileSync(
+        path.join(live, "terraform.tfstate.d", ws, "terraform.tfstate"),
+        JSON.stringify({
+          version: 4,
+          terraform_version: "1.11.4",
+          serial: 1,
+          lineage: `00000000-0000-4000-8000-0000000000${ws === "eu" ? "01" : "02"}`,
+          outputs: {},
+          resources: [
+            {
+              module: "module.waf",
+              mode: "managed",
+              type: "cloudflare_waf_package",
+              name: "owasp",
+              provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
+              instances: [{ schema_version: 0, attributes: { id: "a25a9a7e9c00afc1fb2e0245519d725b", package_id: "a25a9a7e9c00afc1fb2e0245519d725b", zone_id: zone, sensitivity: "medium", action_mode: "simulate" }, sensitive_attributes: [] }],
+            },
+          ],
+          check_results: null,
+        }),
+      );
+    }
+    return live;
+  }
+
+  it("scan --format json names what plan --format json names, per workspace", async () => {
+    const live = workspaces();
+    const states = Object.keys(ZONES).flatMap((ws) => ["--state", `terraform.tfstate.d/${ws}/terraform.tfstate`]);
+    const scan = await runCli(["scan", ".", ...states, "--format", "json"], { cwd: live });
+    expect(scan.exitCode, scan.stderr).toBe(0);
+    const plan = await runCli(["plan", ".", ...states, "--format", "json", "--quiet"], { cwd: live });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    const targets = (json: string) => Object.fromEntries((JSON.parse(json) as { zones: { workspace: string; imports: { to: string }[] }[] }).zones.map((z) => [z.workspace, z.imports.map((i) => i.to)]));
+    expect(targets(scan.stdout)).toEqual({ eu: ["cloudflare_ruleset.waf_managed_1b2c3d4e_eu[0]"], us: ["cloudflare_ruleset.waf_managed_2c3d4e5f_us[0]"] });
+    expect(targets(plan.stdout)).toEqual(targets(scan.stdout));
+  });
+});
