@@ -40,7 +40,7 @@ import { rulesetResourceName } from "./naming.js";
 import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
-import { duplicateEntryPointFindings } from "./entry-point.js";
+import { declaredEntryPointName, duplicateEntryPointFindings } from "./entry-point.js";
 import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "./ruleset-order.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
@@ -126,10 +126,16 @@ export interface AnalysisResult {
   findings: Finding[];
 }
 
-/** The zone's ruleset resource name: the one given (`--from-cf-terraforming`), else the generated one, with the workspace when limited to one. */
+/**
+ * The zone's ruleset resource name: the one given (`--from-cf-terraforming`), else the entry point the root
+ * module already declares (core/entry-point.ts), else the generated one, with the workspace when limited to one.
+ */
 function wantedRulesetName(z: ZoneInventory, opts: AnalyzeOptions): string {
+  const given = ownValue(opts.rulesetResourceNames, z.zoneId);
+  if (given !== undefined) return given;
   const generated = rulesetResourceName(z.zoneId, z.zone?.name ?? null);
-  return ownValue(opts.rulesetResourceNames, z.zoneId) ?? (opts.rulesetWorkspace !== undefined ? workspaceResourceName(generated, opts.rulesetWorkspace) : generated);
+  if (opts.rulesetWorkspace !== undefined) return workspaceResourceName(generated, opts.rulesetWorkspace);
+  return declaredEntryPointName(z.rulesets) ?? generated;
 }
 
 export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {

@@ -57,6 +57,21 @@ export function rootModuleEntryPoints(rulesets: readonly ExistingRuleset[]): Exi
   return rulesets.filter((r) => r.phase === MANAGED_PHASE && r.ref.inConfig && !r.ref.configAddress.startsWith("module."));
 }
 
+/**
+ * The name of the one root-module `http_request_firewall_managed` ruleset of a zone written without count or
+ * for_each (a hand-migrated entry point, or ruleset.tf copied in), or null (none, two: DUPLICATE_ENTRY_POINT,
+ * or one with count/for_each, whose instance only apply can pick). `rulesets` are the zone's own. What
+ * scan, plan and apply all import the zone's entry point into, instead of a second, generated resource that
+ * would manage the same entry point (each apply overwriting the other).
+ */
+export function declaredEntryPointName(rulesets: readonly ExistingRuleset[]): string | null {
+  const own = rootModuleEntryPoints(rulesets);
+  if (own.length !== 1) return null;
+  const ref = own[0]!.ref;
+  if (ref.address !== ref.configAddress || ref.mayHaveNoInstances || ref.instancesUnknown || ref.noInstances) return null;
+  return ref.configAddress.slice("cloudflare_ruleset.".length);
+}
+
 /** `module.a["x"].module.b.cloudflare_ruleset.r` → `module.a.module.b`; "" at the root. */
 function modulePath(configAddress: string): string {
   const parts = configAddress.split(".");

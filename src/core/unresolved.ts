@@ -59,6 +59,9 @@ const SUPPLY = "supply it with --var-file FILE or --var NAME=VALUE, or pass --st
 /** A data source's result: no variable sets it (resolve.ts's reason for a `data.*` reference). */
 const DATA_SOURCE = /^data\.\S+ is read from the provider when terraform plans/;
 const SUPPLY_DATA = "no --var-file/--var sets what a data source reads: pass --state (`terraform state pull > state.json`; state values win)";
+/** A value terraform rejects (`products = set("waf")`): the reader's reason, also an input error at the value. */
+const REJECTED = /^terraform rejects it: /;
+const FIX_REJECTED = "fix the expression (the input error at it says what terraform rejects), then run again";
 const BYPASS_ATTRIBUTES = /^(action|products|paused|filter|actions|target|status)/;
 
 /** One VALUE_UNRESOLVED finding per resource and attribute, with its severity (see the header). */
@@ -68,7 +71,8 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
     for (const u of x.unresolved ?? []) {
       const what = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})`;
       // The reason names the root variable to set when it is one; otherwise say how values are supplied.
-      const supply = /--var/.test(u.reason) ? "see above" : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : SUPPLY;
+      // A value terraform rejects (an input error says where) is fixed in the configuration, not supplied.
+      const supply = /--var/.test(u.reason) ? "see above" : REJECTED.test(u.reason) ? FIX_REJECTED : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : SUPPLY;
       const zone = u.attribute === "zone_id" || u.attribute === "zone";
       const instances = INSTANCE_ATTRIBUTES.includes(u.attribute);
       const bypass = !zone && isBypassType(x.ref.type) && (instances || BYPASS_ATTRIBUTES.test(u.attribute));

@@ -67,6 +67,11 @@ export interface EstateInstance {
   ws: Workspace;
   /** The provider major its root's lock file or constraints say (versions/providers.ts rootRulesetSyntaxMajor). */
   rulesetMajor?: 4 | 5;
+  /**
+   * How many workspaces of its root this run reads (1 when absent): with its workspace, what limits the
+   * root's ruleset to one workspace (core/workspace-ruleset.ts), for scan as for plan.
+   */
+  workspacesOfRoot?: number;
 }
 
 export interface Estate {
@@ -292,6 +297,8 @@ interface InstanceSpec {
   notRead?: WorkspacesNotRead;
   /** Its root's provider major, for the import ids of a root without legacy resources (5: `zones/…`). */
   rulesetMajor?: 4 | 5;
+  /** How many instances (workspaces) of its root the run has. */
+  workspacesOfRoot?: number;
 }
 
 interface OpenedEstate {
@@ -388,6 +395,9 @@ async function openEstate(opts: EstateOptions, errors: InputError[], defer = fal
   }
   // Roots come in path order already: this keeps the instances (and the input errors they add) in that order.
   specs.sort((a, b) => comparePaths(a.root.path, b.root.path) || workspaceOrder(a.workspace, b.workspace));
+  const ofRoot = new Map<EstateRoot, number>();
+  for (const s of specs) ofRoot.set(s.root, (ofRoot.get(s.root) ?? 0) + 1);
+  for (const s of specs) if (ofRoot.get(s.root)! > 1) s.workspacesOfRoot = ofRoot.get(s.root)!;
   return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), specs, perRoot: subtrees(tree, roots), rootVariables };
 }
 
@@ -414,7 +424,16 @@ function buildInstance(opened: Pick<OpenedEstate, "base" | "perRoot" | "rootVari
     stateKnown: states.length > 0,
     remoteModules: sub.remoteModules,
   };
-  return { root: root.path, workspace, dir: root.dir, stateFiles: files, workspaceKnown: states.length > 0 && workspaceCertain, ws, ...(spec.rulesetMajor === 5 ? { rulesetMajor: 5 as const } : {}) };
+  return {
+    root: root.path,
+    workspace,
+    dir: root.dir,
+    stateFiles: files,
+    workspaceKnown: states.length > 0 && workspaceCertain,
+    ws,
+    ...(spec.rulesetMajor === 5 ? { rulesetMajor: 5 as const } : {}),
+    ...(spec.workspacesOfRoot !== undefined ? { workspacesOfRoot: spec.workspacesOfRoot } : {}),
+  };
 }
 
 /** A module two roots share reports a bad value once, not once per root. */

@@ -1,6 +1,7 @@
 // The JSON report of an estate: the shared report (core/report.ts) with the instances it covers (`roots`)
 // and every resource stamped with its root and workspace. Pure.
 import { migrationSyntaxMajor } from "../core/version-fit.js";
+import { rulesetWorkspaceGate } from "../core/workspace-ruleset.js";
 import type { Finding, InputError, PlanStep, Report } from "../core/model.js";
 import { buildReport, type ReportAnalysis, type ReportedResource } from "../core/report.js";
 import type { InstanceAnalysis, InstanceInput } from "./analyze.js";
@@ -48,6 +49,9 @@ export function instanceInputs(instances: EstateInstance[]): InstanceInput[] {
 
 /** The analysis input of one loaded instance. */
 export function instanceInput(i: EstateInstance): InstanceInput {
+  // A root several workspaces share: its ruleset is this workspace's, named and imported as plan does.
+  const gate = rulesetWorkspaceGate(i.workspace, i.workspacesOfRoot ?? 1);
+  const providerMajor = migrationSyntaxMajor(i.ws.resources, i.rulesetMajor ?? 4) === 5 ? { providerMajor: 5 as const } : {};
   return {
     root: i.root,
     workspace: i.workspace,
@@ -56,6 +60,6 @@ export function instanceInput(i: EstateInstance): InstanceInput {
     unfollowedModulePrefixes: i.ws.remoteModules.map((m) => m.path),
     findings: i.ws.findings,
     // Import ids as plan writes them (provider 5: `zones/…`).
-    ...(migrationSyntaxMajor(i.ws.resources, i.rulesetMajor ?? 4) === 5 ? { options: { providerMajor: 5 as const } } : {}),
+    ...(gate !== null || providerMajor.providerMajor ? { options: { ...providerMajor, ...(gate !== null ? { rulesetWorkspace: gate } : {}) } } : {}),
   };
 }

@@ -3,7 +3,6 @@
 // planned for 3.35 block syntax), a split zone's ruleset once where its import is, and `removed.tf` is
 // withheld from an instance whose module blocks another caller still needs. Reads only (the module calls of
 // other roots, the provider lock files); writes nothing.
-import { rootModuleEntryPoints } from "../core/entry-point.js";
 import { migrationSyntaxMajor } from "../core/version-fit.js";
 import { inputRecord } from "../core/null-proto.js";
 import type { Workspace } from "../terraform/inventory/workspace.js";
@@ -90,9 +89,9 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     const knownWorkspace = inst.workspaceKnown ? inst.workspace : null;
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
     const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
-    // The resource the zone's entry point is imported into: cf-terraforming's, else the one the root module
-    // already declares (as apply does), else the generated one.
-    const names = { ...(gate === null ? declaredEntryPointNames(inst.ws, zoneIds) : {}), ...matchExtracted(extracted, zoneIds, knownWorkspace) };
+    // The resource the zone's entry point is imported into: cf-terraforming's, else (decided by the analysis,
+    // as for scan and apply: core/entry-point.ts) the one the root module already declares, else the generated one.
+    const names = matchExtracted(extracted, zoneIds, knownWorkspace);
     // A kept resource with count or for_each is imported into this zone's instance, or the plan refuses.
     const suffixes = extractedInstanceSuffixes(extracted, names, inst, input.fromCfTerraforming ?? "", errors);
     return { inst, info, providerMajor, names, gate, suffixes, zoneIds, knownWorkspace };
@@ -196,23 +195,4 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     errors: deduped,
     otherCallers,
   };
-}
-
-/**
- * Per zone, the one `http_request_firewall_managed` ruleset the root module already declares for it, written
- * without count or for_each (a hand-migrated entry point, or ruleset.tf copied in): the plan imports into
- * that resource, as apply does, rather than into a second, generated one that would manage the same entry
- * point (each apply overwriting the other). Zones with none, or with two (DUPLICATE_ENTRY_POINT), are left out.
- */
-function declaredEntryPointNames(ws: Workspace, zoneIds: readonly string[]): Record<string, string> {
-  const names = inputRecord<string>();
-  for (const zoneId of zoneIds) {
-    const own = rootModuleEntryPoints(ws.domain.rulesets).filter((r) => r.ref.zoneId === zoneId);
-    if (own.length !== 1) continue;
-    const ref = own[0]!.ref;
-    const body = ws.resources.find((r) => r.inConfig && r.address === ref.address)?.configAttributes;
-    if (ref.address !== ref.configAddress || (body && (Object.hasOwn(body, "count") || Object.hasOwn(body, "for_each")))) continue;
-    names[zoneId] = ref.configAddress.slice("cloudflare_ruleset.".length);
-  }
-  return names;
 }

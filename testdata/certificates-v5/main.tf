@@ -87,7 +87,7 @@ resource "cloudflare_custom_hostname" "tenant_globex" {
 
 resource "cloudflare_custom_ssl" "legacy_clients" {
   zone_id       = cloudflare_zone.shop.id
-  certificate   = file("${path.module}/../certs/legacy.pem")
+  certificate   = var.legacy_certificate
   private_key   = var.legacy_private_key
   bundle_method = "force"
   type          = "sni_custom"
@@ -95,8 +95,17 @@ resource "cloudflare_custom_ssl" "legacy_clients" {
 
 resource "cloudflare_custom_ssl" "checkout" {
   zone_id       = cloudflare_zone.shop.id
-  certificate   = file("${path.module}/../certs/checkout.pem")
+  certificate   = var.checkout_certificate
   private_key   = var.checkout_private_key
   bundle_method = "ubiquitous"
   type          = "sni_custom"
+}
+
+# The uploaded certificates come from the pipeline (not in the repository): not known offline.
+variable "legacy_certificate" {
+  type = string
+}
+
+variable "checkout_certificate" {
+  type = string
 }

@@ -4,7 +4,7 @@
 // known keeps its text and is listed in `unresolved` with its attribute path and the reason.
 import { ExprSyntaxError, parseTemplate, type Expr } from "./parse.js";
 import { evaluate, type Scope } from "./evaluate.js";
-import { EvalError, firstUnknownIn, isKnown, ResourceReference, Unknown, type Value } from "./values.js";
+import { EvalError, firstUnknownIn, isKnown, ResourceReference, Unknown, UnreadableFile, type Value } from "./values.js";
 import { inputRecord } from "../null-proto.js";
 
 export interface UnresolvedAttribute {
@@ -66,6 +66,7 @@ export function evaluateConfigValue(v: unknown, scope: Scope): Value {
   try {
     return evaluateStrict(v, scope);
   } catch (e) {
+    if (e instanceof UnreadableFile) scope.unreadable?.(e);
     if (e instanceof EvalError || e instanceof ExprSyntaxError) return new Unknown(e.message);
     throw e;
   }

@@ -23,6 +23,7 @@ import {
   ResourceReference,
   toStringValue,
   Unknown,
+  type UnreadableFile,
   valueSize,
   type Known,
   type Value,
@@ -34,7 +35,10 @@ export interface Scope {
    * `["path", "module"]`, `["data", "type", "name"]`, `["module", "name"]`, `["cloudflare_zone", "z"]`.
    */
   reference(parts: string[]): Value;
+  /** May throw `UnreadableFile` (terraform fails on the file), or give `Unknown` (not read offline). */
   readFile: FileReader;
+  /** Told of a `file()` whose failure reached the top of an expression (not caught by `try`/`can`). */
+  unreadable?(err: UnreadableFile): void;
 }
 
 /** Roots whose reference is one step long (`var.x`); `data` takes two (`data.t.n`); others are resource types. */

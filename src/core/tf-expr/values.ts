@@ -123,6 +123,21 @@ export function valueSize(v: Value): number {
 /** An evaluation error Terraform would report (a missing attribute, a wrong type): `try` and `can` catch it. */
 export class EvalError extends Error {}
 
+/**
+ * `file(path)` of a file that cannot be read (none there, a directory, not UTF-8): terraform fails the plan
+ * with it ("Invalid value for \"path\" parameter"). An `EvalError`, so `try`, `can` and a conditional's
+ * result not taken pass over it as terraform does; one that reaches the top of an expression is reported
+ * to the scope (`Scope.unreadable`). `path` is absolute.
+ */
+export class UnreadableFile extends EvalError {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
 export function isKnown(v: Value): v is Known {
   return !(v instanceof Unknown) && !(v instanceof ResourceReference);
 }

@@ -8,7 +8,8 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { evaluateConfigValue } from "../../core/tf-expr/body.js";
 import type { Scope } from "../../core/tf-expr/evaluate.js";
-import { isKnown, isListValue, isObject, isSetValue, markList, markMap, markSet, newObject, ResourceReference, typeName, Unknown, type Known, type Value } from "../../core/tf-expr/values.js";
+import { isKnown, isListValue, isObject, isSetValue, markList, markMap, markSet, newObject, ResourceReference, typeName, Unknown, UnreadableFile, type Known, type Value } from "../../core/tf-expr/values.js";
+import { fileCallPosition } from "./file-call-position.js";
 import type { AttributeError } from "../hcl/attribute-position.js";
 import type { ModuleNode } from "./modules.js";
 
@@ -58,7 +59,7 @@ const MAX_DEPTH = 64;
 export class EvaluationContext {
   private instances = new Map<ModuleNode, ModuleInstance[]>();
   private rootDir = new Map<ModuleInstance, string>();
-  private fileCache = new Map<string, string | Unknown>();
+  private fileCache = new Map<string, string | Unknown | UnreadableFile>();
   private invalid = new Map<string, AttributeError>();
   private depth = 0;
 
@@ -95,7 +96,7 @@ export class EvaluationContext {
 
   /** The scope of an expression in a module instance, with the `each`/`count` of a resource instance. */
   scope(mi: ModuleInstance, binding: InstanceBinding = {}): Scope {
-    return { reference: (parts) => this.reference(mi, binding, parts), readFile: (p) => this.readFile(mi, p) };
+    return { reference: (parts) => this.reference(mi, binding, parts), readFile: (p) => this.readFile(mi, p), unreadable: (err) => this.recordUnreadable(mi, err) };
   }
 
   /** Evaluates an hcl2json value in a module instance. */
@@ -121,7 +122,7 @@ export class EvaluationContext {
     return exp;
   }
 
-  /** The input errors `expand` found so far: bad `count`/`for_each` values terraform rejects. */
+  /** The input errors found so far: bad `count`/`for_each` values terraform rejects (`expand`), `file()` calls of files it cannot read. */
   get inputErrors(): AttributeError[] {
     return [...this.invalid.values()];
   }
@@ -244,20 +245,45 @@ export class EvaluationContext {
     return v;
   }
 
+  /**
+   * `file(p)`: its text; `Unknown` when too large to read here; throws `UnreadableFile` when terraform itself
+   * fails on it (none there, a directory, not readable, not UTF-8).
+   */
   private readFile(mi: ModuleInstance, p: string): string | Unknown {
     const abs = path.resolve(mi.root.node.dir.dir, p);
     const cached = this.fileCache.get(abs);
+    if (cached instanceof UnreadableFile) throw new UnreadableFile(cached.message, abs);
     if (cached !== undefined) return cached;
-    let out: string | Unknown;
+    let out: string | Unknown | UnreadableFile;
     try {
       const size = statSync(abs).size;
       out = size > MAX_FILE_BYTES ? new Unknown(`file("${this.displayFile(abs)}") is larger than ${MAX_FILE_BYTES} bytes`) : new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(abs));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      out = new Unknown(`file("${this.displayFile(abs)}") cannot be read offline (${code ?? "not valid UTF-8"})`);
+      const shown = this.displayFile(abs);
+      const why = code === "ENOENT" ? `no file exists at ${shown}` : code === "EISDIR" ? `${shown} is a directory` : code ? `${shown} cannot be read (${code})` : `the contents of ${shown} are not valid UTF-8`;
+      out = new UnreadableFile(`file("${shown}") cannot be read offline: ${why}`, abs);
     }
     this.fileCache.set(abs, out);
+    if (out instanceof UnreadableFile) throw out;
     return out;
+  }
+
+  /**
+   * A `file()` failure that reached the top of an expression: terraform plan fails on it, so it is an input
+   * error at the call (once per file and call), whatever state says of the values it would give.
+   */
+  private recordUnreadable(mi: ModuleInstance, err: UnreadableFile): void {
+    const at = fileCallPosition(mi.node.dir.dir, err.path);
+    const file = this.displayFile(at?.file ?? mi.node.dir.dir);
+    const key = `unreadable\u0000${file}\u0000${at?.line ?? ""}\u0000${err.path}`;
+    if (this.invalid.has(key)) return;
+    this.invalid.set(key, {
+      file,
+      line: at?.line ?? null,
+      column: at?.column ?? null,
+      message: `${err.message}: terraform plan fails here too (Invalid value for "path" parameter); the values read from it stay unknown, never defaulted: add the file, or give the values another way`,
+    });
   }
 }
 

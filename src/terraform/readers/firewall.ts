@@ -35,6 +35,9 @@ export function readFirewallRule(r: InventoryResource, filters: FilterIndex, err
   const actionValue = a.action;
   const action = literalString(actionValue) ?? literalString(firstBlock(actionValue)?.mode);
   const unresolved: UnresolvedSetting[] = unresolvedSettings(r, ["action", "action.mode", "paused", ...(products.error ? [] : ["products"]), ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES]);
+  // Products terraform rejects (`set("waf")`) are not known to leave the WAF out: the rule may bypass it
+  // (core/unresolved.ts mayBypassWaf), so its skip rule is generated disabled and said so, never dropped.
+  if (products.error) unresolved.push({ attribute: "products", expression: expressionText(a.products) ?? JSON.stringify(a.products), reason: `terraform rejects it: ${products.error}` });
   if (expression === null && !inline) unresolved.push(...filterExpressionUnresolved(r, filter));
   return {
     ref: refOf(r),
