@@ -182,15 +182,14 @@ export interface Offload<T> {
 }
 
 /** What an instance without state is built from (no state, no variable value: those are read where it is built). */
-export interface OffloadJob {
+/**
+ * One instance to build in a root worker: its spec as the main thread made it (every field but the root's
+ * module node and the states, which an offloaded instance does not have), so whatever a spec says of its
+ * instance reaches the worker without being listed again here.
+ */
+export interface OffloadJob extends Omit<InstanceSpec, "root" | "files" | "states"> {
   root: Pick<EstateRoot, "path" | "dir">;
-  workspace: string;
   stateFiles: string[];
-  workspaceCertain: boolean;
-  configOnly: string | null;
-  /** The root's workspaces this run does not read, on its first instance (see `InstanceSpec.notRead`). */
-  notRead?: WorkspacesNotRead;
-  rulesetMajor?: 4 | 5;
   /** The root's subtree, its deferred directories not read yet. */
   sub: ConfigTree;
 }
@@ -198,7 +197,8 @@ export interface OffloadJob {
 function offloadJob(spec: InstanceSpec, whole: ConfigTree): OffloadJob {
   // A lone root's subtree is the whole tree: what was deferred goes to the workers once, not with each job.
   const { deferred: _, ...sub } = whole;
-  return { root: { path: spec.root.path, dir: spec.root.dir }, workspace: spec.workspace, stateFiles: spec.files, workspaceCertain: spec.workspaceCertain, configOnly: spec.configOnly, ...(spec.notRead ? { notRead: spec.notRead } : {}), ...(spec.rulesetMajor ? { rulesetMajor: spec.rulesetMajor } : {}), sub };
+  const { root, files, states: _states, ...rest } = spec;
+  return { ...rest, root: { path: root.path, dir: root.dir }, stateFiles: files, sub };
 }
 
 function offloadable(pending: Pending): ConfigTree[] {
@@ -222,7 +222,8 @@ async function buildAlone<T>(pending: Pending, spec: InstanceSpec, sub: ConfigTr
 export async function buildOffloaded(job: OffloadJob, base: string, reader: DeferredReader, rootVariables: Awaited<ReturnType<typeof loadRootVariables>>, errors: InputError[]): Promise<EstateInstance> {
   const root: EstateRoot = { path: job.root.path, dir: job.root.dir, node: null };
   const expanded = await reader.expand(job.sub, errors);
-  const spec: InstanceSpec = { root, workspace: job.workspace, files: job.stateFiles, states: [], workspaceCertain: job.workspaceCertain, configOnly: job.configOnly, ...(job.notRead ? { notRead: job.notRead } : {}), ...(job.rulesetMajor ? { rulesetMajor: job.rulesetMajor } : {}) };
+  const { root: _root, stateFiles, sub: _sub, ...rest } = job;
+  const spec: InstanceSpec = { ...rest, root, files: stateFiles, states: [] };
   return buildInstance({ base, perRoot: new Map([[root, expanded]]), rootVariables }, spec, errors);
 }
 
@@ -282,7 +283,7 @@ async function finishErrors(errors: InputError[], base: string): Promise<InputEr
 }
 
 /** One instance to build: its root, workspace and states. */
-interface InstanceSpec {
+export interface InstanceSpec {
   root: EstateRoot;
   workspace: string;
   files: string[];
