@@ -82,6 +82,16 @@ describe("firewall rule products terraform rejects", () => {
     expect(unresolved).toEqual([expect.objectContaining({ address: 'module.waf.cloudflare_firewall_rule.bypass["health"]', details: expect.objectContaining({ possibleBypass: true, reason: expect.stringMatching(/^terraform rejects it: /) }) })]);
   });
 
+  it('products = "waf" (a string, not a set: terraform rejects it too): an input error AND a possible bypass', async () => {
+    const { exitCode, report } = await scan(tree('"waf"'));
+    expect(exitCode).toBe(2);
+    expect(report.errors).toEqual([expect.objectContaining({ file: "../../main.tf", message: expect.stringMatching(/module\.waf\.cloudflare_firewall_rule\.bypass\["health"\]: products: .*set of string required/) })]);
+    const skips = report.zones.find((z) => z.zoneId === ZONE)!.ruleset.rules.filter((r) => r.action === "skip");
+    expect(skips).toEqual([expect.objectContaining({ enabled: false })]);
+    const unresolved = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED" && f.details.attribute === "products");
+    expect(unresolved).toEqual([expect.objectContaining({ details: expect.objectContaining({ possibleBypass: true, reason: expect.stringMatching(/^terraform rejects it: /) }) })]);
+  });
+
   it('products = ["waf"]: a known bypass, enabled skip rule, no error (unchanged)', async () => {
     const { exitCode, report } = await scan(tree('["waf"]'));
     expect(exitCode).toBe(0);

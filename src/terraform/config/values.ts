@@ -70,7 +70,7 @@ const KNOWN_FUNCTIONS = new Set([...LIST_WRAPPERS, "concat", "flatten", "setunio
 /**
  * A list of strings from state (JSON array) or config (array literal, or `toset([...])`-style wrappers).
  * Anything that needs evaluation gives `values: null`; a call to an unknown function gives an error,
- * as Terraform would ("Call to unknown function").
+ * as Terraform would ("Call to unknown function"), and so does a plain string ("set of string required").
  */
 export function literalStringList(v: unknown): ListResult {
   if (Array.isArray(v)) {
@@ -83,6 +83,8 @@ export function literalStringList(v: unknown): ListResult {
     return { values: out };
   }
   const expr = expressionText(v);
+  // A string where a set or list of strings goes: terraform converts no string to a collection.
+  if (expr === null && typeof v === "string") return { values: null, error: "Inappropriate value: set of string required, not a string." };
   if (expr === null) return { values: null };
   const call = /^([A-Za-z_][A-Za-z0-9_]*)\(([\s\S]*)\)$/.exec(expr);
   if (!call) return { values: null };
