@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UserInputError } from "../../src/core/user-input-error.js";
 import type { Report } from "../../src/core/model.js";
 import { writeArtifacts, type AssembledPlan } from "../../src/plan/artifacts.js";
-import type { AtomicFs } from "../../src/terraform/edit/fs-atomic.js";
+import { NODE_ATOMIC_FS, type AtomicFs } from "../../src/terraform/edit/fs-atomic.js";
 
 let dir: string;
 beforeEach(() => void (dir = mkdtempSync(path.join(os.tmpdir(), "cfwm-full-disk-"))));
@@ -26,18 +26,11 @@ const content = {
 function fullAt(name: string): AtomicFs {
   const full = Object.assign(new Error(`ENOSPC: no space left on device, open '${name}'`), { code: "ENOSPC" });
   return {
+    ...NODE_ATOMIC_FS,
     open: (async (p: string, ...rest: unknown[]) => {
       if (path.basename(String(p)).startsWith(`.${name}.`)) throw full;
       return (nodeFs.open as (...a: unknown[]) => Promise<nodeFs.FileHandle>)(p, ...rest);
     }) as typeof nodeFs.open,
-    rename: nodeFs.rename,
-    unlink: nodeFs.unlink,
-    copyFile: nodeFs.copyFile,
-    stat: nodeFs.stat,
-    chmod: nodeFs.chmod,
-    link: nodeFs.link,
-    lstat: nodeFs.lstat,
-    readlink: nodeFs.readlink,
   };
 }
 

@@ -28,7 +28,8 @@ export interface AtomicFs {
   readlink?: typeof nodeFs.readlink;
 }
 
-const defaultFs: AtomicFs = {
+/** Node's own file system: what every write goes through unless a caller (a test) injects another. */
+export const NODE_ATOMIC_FS: AtomicFs = {
   open: nodeFs.open,
   rename: nodeFs.rename,
   unlink: nodeFs.unlink,
@@ -73,7 +74,7 @@ function isExists(e: unknown): boolean {
 }
 
 /** Copy `path` to the first free name of `<path>.backup`, `<path>.backup.1`, `<path>.backup.2`, … */
-export async function backupFile(path: string, fs: AtomicFs = defaultFs): Promise<string> {
+export async function backupFile(path: string, fs: AtomicFs = NODE_ATOMIC_FS): Promise<string> {
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? `${path}.backup` : `${path}.backup.${n}`;
     try {
@@ -110,7 +111,7 @@ export async function writeFileAtomic(
   data: string | Uint8Array | Iterable<string>,
   opts: WriteAtomicOptions = {},
 ): Promise<WriteAtomicResult> {
-  const fs = opts.fs ?? defaultFs;
+  const fs = opts.fs ?? NODE_ATOMIC_FS;
   const target = await resolveWriteTarget(path, fs);
   if (target.kind === "in-place") {
     await writeInPlace(target.path, target.flags, data, fs);
@@ -225,7 +226,7 @@ export interface WriteNewFileOptions {
  * create (`wx`).
  */
 export async function writeNewFile(path: string, data: string | Uint8Array, opts: WriteNewFileOptions = {}): Promise<void> {
-  const fs = opts.fs ?? defaultFs;
+  const fs = opts.fs ?? NODE_ATOMIC_FS;
   if (opts.force) {
     await writeFileAtomic(path, data, { fs });
     return;
