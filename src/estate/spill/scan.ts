@@ -1,6 +1,6 @@
 // The scan report of an estate with its big lists on disk (issue #17): as each instance is analysed, its
 // resources, its zones' entries and its findings (sorted: one run per instance) go to record files in a
-// private temporary directory; memory keeps what the split-zone join needs (each zone's id, root,
+// private temporary directory, each item as the JSON report prints it (estate/spill/instance.ts); memory keeps what the split-zone join needs (each zone's id, root,
 // workspace and inventory, the RULESET_ID_UNKNOWN findings the join may drop) and the counts. The lists are
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
