@@ -2,11 +2,12 @@
 // and the provider double's entry point (scripts/bundle-double.mjs), copies the provider double's data
 // files (schemas, .proto) next to its compiled code, and parses the .proto files into the JSON descriptors
 // the double reads at start (scripts/double-descriptors.mjs).
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundleCli } from "./bundle-cli.mjs";
 import { bundleProviderDouble } from "./bundle-double.mjs";
 import { writeProtoDescriptors } from "./double-descriptors.mjs";
+import { currentStamp, STAMP_FILE } from "./build-stamp.mjs";
 
 await bundleCli();
 await bundleProviderDouble();
@@ -19,3 +20,5 @@ for (const [from, ext] of [["sandbox/schemas/", ".json"], ["sandbox/provider/pro
 }
 const protoDir = new URL("../dist/sandbox/provider/proto/", import.meta.url);
 if (existsSync(protoDir)) await writeProtoDescriptors(fileURLToPath(protoDir));
+// Last: dist/ is complete (scripts/build-stamp.mjs).
+writeFileSync(STAMP_FILE, `${currentStamp()}\n`);
