@@ -46,6 +46,20 @@ describe("record file", () => {
     expect(outOfRoom(Object.assign(new Error("write"), { code: "EIO" }), "/tmp/x/y")).toBeNull();
   });
 
+  it("keeps the order of records bigger than its write buffer among small ones and opaque bytes", () => {
+    const file = new RecordFile(path.join(dir, "r.rec"));
+    const big = `"${"é☃".repeat(150_000)}"`;
+    const bytes = Buffer.alloc(300_000, 7);
+    const spans = [file.append("a"), file.append(big), file.appendBytes(Buffer.from([1, 2, 3])), file.append("b"), file.appendBytes(bytes), file.append(big)];
+    expect(file.text(spans[1]!)).toBe(big);
+    expect([...file.readBytes(spans[2]!)]).toEqual([1, 2, 3]);
+    expect(file.text(spans[3]!)).toBe("b");
+    expect(file.readBytes(spans[4]!).equals(bytes)).toBe(true);
+    expect([...file.texts({ start: spans[5]!.start, end: spans[5]!.end }, 1 << 12)]).toEqual([big]);
+    expect(file.offset).toBe(spans[5]!.end);
+    file.close();
+  });
+
   it("says so when a span does not end at a record's end", () => {
     const file = new RecordFile(path.join(dir, "r.rec"));
     const span = file.append("whole");
