@@ -2,7 +2,7 @@
 import { constants } from "node:fs";
 import { access, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../terraform/edit/fs-atomic.js";
+import { isSystemError, writeFileAtomic } from "../terraform/edit/fs-atomic.js";
 import { readStateStream } from "../terraform/state/read-stream.js";
 import { CliError } from "./errors.js";
 
@@ -31,10 +31,8 @@ export async function writeReportFile(file: string, content: string | Iterable<s
  * A report that the system would not let us write (a full disk, a read-only file system, no permission) is
  * the user's to fix: one line naming where, exit 2, not an internal error with a stack trace.
  */
-export function writeFailure(e: unknown, where: string): unknown {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return e;
-  return new CliError(`cannot write the report to ${where}: ${(e as Error).message}`);
+function writeFailure(e: unknown, where: string): unknown {
+  return isSystemError(e) ? new CliError(`cannot write the report to ${where}: ${(e as Error).message}`) : e;
 }
 
 /**

@@ -15,7 +15,7 @@ import { buildPlanSteps, type RemovedBlocksOffer } from "./steps.js";
 import { renderJson } from "../render/json.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
 import { dropConstructs } from "../terraform/cf-terraforming/fit.js";
-import { FileExistsError, writeNewFile, type AtomicFs } from "../terraform/edit/fs-atomic.js";
+import { FileExistsError, isSystemError, writeNewFile, type AtomicFs } from "../terraform/edit/fs-atomic.js";
 import { emitImportBlock, emitRemovedBlocks, emitRulesetHcl } from "../terraform/hcl/emit.js";
 import { LEGACY_BLOCK_TYPES, LEGACY_DATA_SOURCES } from "../core/legacy-types.js";
 import { buildRemoval, patchBaseFor, renderPatch } from "../terraform/edit/legacy-removal.js";
@@ -434,23 +434,31 @@ export async function writeArtifacts(
   return files.map(([name]) => name);
 }
 
-/** An error the system gave (ENOSPC, EDQUOT, EROFS, EACCES…: it has an errno code), not a bug of ours. */
-export function isSystemRefusal(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  return typeof code === "string" && /^E[A-Z]+$/.test(code);
+/**
+ * A plan file the system would not write (a full disk, a quota): `what` says which file and the system's
+ * words, the message adds what became of the plan. Callers writing several plans word their own outcome.
+ */
+export class PlanWriteError extends UserInputError {
+  constructor(
+    readonly what: string,
+    outcome: string,
+  ) {
+    super(`${what}; ${outcome}`);
+    this.name = "PlanWriteError";
+  }
 }
 
 /**
- * A plan the system would not let us finish writing (a full disk, a quota): half a migration must not look
- * like one (a PLAN.md without its migrate.sh), so the files this run created are removed again. With
- * --force they replaced earlier ones, which are gone: the message names them. Any other error is rethrown.
+ * A plan the system would not let us finish writing: half a migration must not look like one (a PLAN.md
+ * without its migrate.sh), so the files this run created are removed again. With --force they replaced
+ * earlier ones, which are gone: the message names them. Any other error is rethrown as it is.
  */
 async function incompletePlan(e: unknown, dir: string, failed: string, written: string[], force: boolean): Promise<unknown> {
-  if (!isSystemRefusal(e)) return e;
-  const where = `cannot write ${path.join(dir, failed)}: ${(e as Error).message}`;
-  if (force) return new UserInputError(`${where}; the plan in ${dir} is incomplete (written: ${written.join(", ") || "none"}): rerun once there is room`);
+  if (!isSystemError(e)) return e;
+  const what = `cannot write ${path.join(dir, failed)}: ${(e as Error).message}`;
+  if (force) return new PlanWriteError(what, `the plan in ${dir} is incomplete (written: ${written.join(", ") || "none"}): rerun once there is room`);
   await Promise.all(written.map((name) => rm(path.join(dir, name), { force: true })));
-  return new UserInputError(`${where}; nothing of the plan was left in ${dir}`);
+  return new PlanWriteError(what, `nothing of the plan was left in ${dir}`);
 }
 
 /** The files of one migration, name and text, in the order they are written. */

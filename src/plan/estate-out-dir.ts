@@ -13,9 +13,9 @@ import { buildEstateReport } from "../estate/report.js";
 import { renderMigrateScript } from "./migrate-script.js";
 import { renderPlanMarkdown } from "./plan-markdown.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "./planned-state.js";
-import { writeNewFile } from "../terraform/edit/fs-atomic.js";
+import { isSystemError, writeNewFile } from "../terraform/edit/fs-atomic.js";
 import { UserInputError } from "../core/user-input-error.js";
-import { artifactFiles, existingFiles, isSystemRefusal, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
+import { artifactFiles, existingFiles, PlanWriteError, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
 
 export const ESTATE_MD = "ESTATE.md";
 
@@ -72,8 +72,10 @@ export async function writeEstatePlans(input: {
   } catch (e) {
     // A root's plan or ESTATE.md the disk would not take (writeArtifacts removed that root's own files):
     // without --force the roots written before it go too, so no half of the estate's plan is left.
-    if (!(e instanceof UserInputError) && !isSystemRefusal(e)) throw e;
-    const why = e instanceof UserInputError ? e.message.replace(/; nothing of the plan was left in .*$/, "") : `cannot write the estate's plan to ${input.outDir}: ${(e as Error).message}`;
+    if (!(e instanceof UserInputError) && !isSystemError(e)) throw e;
+    // Without --force the root's own outcome ("nothing … left") is replaced by the estate's; with it, the root's
+    // account of what it had replaced is kept.
+    const why = e instanceof PlanWriteError && !input.force ? e.what : e instanceof UserInputError ? e.message : `cannot write the estate's plan to ${input.outDir}: ${(e as Error).message}`;
     if (input.force) throw new UserInputError(`${why}; the estate's plan in ${input.outDir} is incomplete: rerun once there is room`);
     await Promise.all(done.flatMap((d) => d.names.map((name) => rm(path.join(d.dir, name), { force: true }))));
     throw new UserInputError(`${why}; nothing of the estate's plan was left in ${input.outDir}`);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UserInputError } from "../../src/core/user-input-error.js";
 import type { Report } from "../../src/core/model.js";
-import { writeArtifacts, type AssembledPlan } from "../../src/plan/artifacts.js";
+import { PlanWriteError, writeArtifacts, type AssembledPlan } from "../../src/plan/artifacts.js";
 import { NODE_ATOMIC_FS, type AtomicFs } from "../../src/terraform/edit/fs-atomic.js";
 
 let dir: string;
@@ -41,6 +41,9 @@ describe("a plan the disk cannot hold", () => {
     expect(e).toBeInstanceOf(UserInputError);
     expect((e as UserInputError).message).toBe(`cannot write ${path.join(out, "migrate.sh")}: ENOSPC: no space left on device, open 'migrate.sh'; nothing of the plan was left in ${out}`);
     expect(readdirSync(out)).toEqual([]);
+    // What an estate's plan rewords with its own outcome (plan/estate-out-dir.ts).
+    expect(e).toBeInstanceOf(PlanWriteError);
+    expect((e as PlanWriteError).what).toBe(`cannot write ${path.join(out, "migrate.sh")}: ENOSPC: no space left on device, open 'migrate.sh'`);
   });
 
   it("with --force, names what it replaced before it stopped (those are gone either way)", async () => {

@@ -73,6 +73,15 @@ function isExists(e: unknown): boolean {
   return (e as NodeJS.ErrnoException)?.code === "EEXIST";
 }
 
+/**
+ * An error the system gave a file operation (ENOSPC, EDQUOT, EROFS, EACCES…: it carries an errno code), not a
+ * bug of ours: what the user fixes (room, a quota, permissions), reported in one line, never as internal.
+ */
+export function isSystemError(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return typeof code === "string" && /^E[A-Z]+$/.test(code);
+}
+
 /** Copy `path` to the first free name of `<path>.backup`, `<path>.backup.1`, `<path>.backup.2`, … */
 export async function backupFile(path: string, fs: AtomicFs = NODE_ATOMIC_FS): Promise<string> {
   for (let n = 0; ; n++) {
