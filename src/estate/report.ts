@@ -47,10 +47,17 @@ export function instanceInputs(instances: EstateInstance[]): InstanceInput[] {
   return instances.map(instanceInput);
 }
 
+/**
+ * The workspace a root's ruleset is limited to when several workspaces of the root are read (its resource
+ * exists in that workspace only: core/workspace-ruleset.ts), else null. Scan and plan name and import it alike.
+ */
+export function rulesetWorkspaceOf(i: Pick<EstateInstance, "workspace" | "workspacesOfRoot">): string | null {
+  return rulesetWorkspaceGate(i.workspace, i.workspacesOfRoot ?? 1);
+}
+
 /** The analysis input of one loaded instance. */
 export function instanceInput(i: EstateInstance): InstanceInput {
-  // A root several workspaces share: its ruleset is this workspace's, named and imported as plan does.
-  const gate = rulesetWorkspaceGate(i.workspace, i.workspacesOfRoot ?? 1);
+  const gate = rulesetWorkspaceOf(i);
   const providerMajor = migrationSyntaxMajor(i.ws.resources, i.rulesetMajor ?? 4) === 5 ? { providerMajor: 5 as const } : {};
   return {
     root: i.root,

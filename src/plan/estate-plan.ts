@@ -9,12 +9,11 @@ import type { Workspace } from "../terraform/inventory/workspace.js";
 import path from "node:path";
 import { groupByZone } from "../core/analyze.js";
 import type { Finding, InputError, Report, Ruleset, ZonePlan } from "../core/model.js";
-import { rulesetWorkspaceGate } from "../core/workspace-ruleset.js";
 import { dedupeErrors, type Estate, type EstateInstance } from "../estate/load.js";
 import { rootProviderInfo } from "../estate/gate.js";
 import { analyzeEstateOnline } from "../estate/online.js";
 import { instanceName } from "../estate/order.js";
-import { buildEstateReport, instanceInputs } from "../estate/report.js";
+import { buildEstateReport, instanceInputs, rulesetWorkspaceOf } from "../estate/report.js";
 import { joinFindingsOf, type EstateAnalysis } from "../estate/analyze.js";
 import type { OnlineSession } from "../online/session.js";
 import type { ExtractedRuleset } from "../terraform/cf-terraforming/read.js";
@@ -88,7 +87,7 @@ export async function planEstate(estate: Estate, input: EstatePlanInput): Promis
     // What `terraform.workspace` is offline: known only when the state says which workspace it is.
     const knownWorkspace = inst.workspaceKnown ? inst.workspace : null;
     // A root several workspaces share: its ruleset exists in this workspace only (core/workspace-ruleset.ts).
-    const gate = rulesetWorkspaceGate(inst.workspace, estate.instances.filter((o) => o.dir === inst.dir).length);
+    const gate = rulesetWorkspaceOf(inst);
     // The resource the zone's entry point is imported into: cf-terraforming's, else (decided by the analysis,
     // as for scan and apply: core/entry-point.ts) the one the root module already declares, else the generated one.
     const names = matchExtracted(extracted, zoneIds, knownWorkspace);
