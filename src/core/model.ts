@@ -445,7 +445,7 @@ export interface Report {
 export interface ReportList<T> extends Iterable<T> {
   readonly length: number;
   /**
-   * The items as the JSON report prints them (core/indented-json.ts reportItemJson), in the same order: a
+   * The items as the JSON report prints them (render/json.ts reportItemJson), in the same order: a
    * list read back from disk keeps its items in that text, and the JSON report copies it.
    */
   jsonTexts?(): Iterable<string>;

@@ -3,7 +3,7 @@
 // time), so a report of a hundred thousand resources is written without holding one giant string.
 // A report whose lists are read back from disk (estate/spill) is written the same way, one item at a time.
 import type { Report, ReportList, StreamedReport } from "../core/model.js";
-import { indentedJson, reportItemJson } from "../core/indented-json.js";
+import { indentedJson } from "./indented-json.js";
 
 export function renderJson(report: Report | StreamedReport): string {
   return [...renderJsonChunks(report)].join("");
@@ -29,6 +29,15 @@ export function* renderJsonChunks(report: Report | StreamedReport): Generator<st
     }
   }
   yield entries.length ? "\n}\n" : "}\n";
+}
+
+/**
+ * An item of one of the report's top-level lists (resources, zones, findings) as this report prints it: two
+ * levels deep. A large scan stores its items in this form when it spills them (estate/spill/), so the report
+ * is written by copying their text.
+ */
+export function reportItemJson(item: unknown): string {
+  return indentedJson(item, 2);
 }
 
 /** An array, or a list read back item by item (it has a length and can be walked). */

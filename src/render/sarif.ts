@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import type { Finding, InputError, Report, Severity, StreamedReport } from "../core/model.js";
 import { TOOL_NAME } from "../core/report.js";
 import { errorPath, pathToUri, reportPath } from "../core/report-paths.js";
-import { indentedJson } from "../core/indented-json.js";
+import { indentedJson } from "./indented-json.js";
 import {
   compareCodes,
   defaultSeverity,

@@ -3,7 +3,7 @@
 // finding kept in memory, the finding itself. Walked as findings, the texts are parsed; walked as the JSON
 // report's texts (ReportList.jsonTexts), they are copied.
 import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
-import { reportItemJson } from "../../core/indented-json.js";
+import { reportItemJson } from "../../render/json.js";
 import type { Finding, ReportList } from "../../core/model.js";
 import { mergeSorted } from "./kmerge.js";
 

@@ -5,7 +5,7 @@
 // split-zone join and the report's head need (zone stubs with their id, root and workspace; the
 // RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
 import { findingOrderKey, sortFindings, type FindingOrderKey } from "../../core/findings.js";
-import { reportItemJson } from "../../core/indented-json.js";
+import { reportItemJson } from "../../render/json.js";
 import type { Finding, Severity } from "../../core/model.js";
 import { reportedResource } from "../../core/report.js";
 import type { AnalysedInstance } from "../analyze.js";

@@ -1,7 +1,7 @@
 // A file of text records (or of opaque byte records, estate/spill/clone.ts), written once and then read back:
 // sequentially (a range of records, with one buffer), or one record at a time by its span. What
 // estate/spill/scan.ts keeps of the report's big lists while the estate is read: each item as the JSON
-// report prints it (core/indented-json.ts reportItemJson), so writing that report copies text. A record
+// report prints it (render/json.ts reportItemJson), so writing that report copies text. A record
 // ends with a NUL byte, which JSON text never holds (JSON.stringify escapes U+0000), whereas the printed
 // items span lines. Synchronous: the report is rendered by a synchronous generator.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";

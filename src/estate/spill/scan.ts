@@ -5,7 +5,7 @@
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
 // Same report as estate/scan.ts `scanEstate`, byte for byte.
-import { reportItemJson } from "../../core/indented-json.js";
+import { reportItemJson } from "../../render/json.js";
 import type { Finding, Report, ReportList, ReportResource, Severity, StreamedReport, ZoneReport } from "../../core/model.js";
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
 import { streamEstate } from "../load.js";

@@ -12,12 +12,3 @@ export function indentedJson(value: unknown, depth: number): string {
   // Level i (0-based) opens with "[\n" and 2(i+1) spaces, and closes with "\n", 2i spaces and "]".
   return text.slice(depth * (depth + 3), text.length - depth * (depth + 1));
 }
-
-/**
- * An item of one of the report's top-level lists (resources, zones, findings) as the JSON report prints it
- * (render/json.ts): two levels deep. A large scan stores its items in this form when it spills them, so the
- * report is written by copying their text (estate/spill/).
- */
-export function reportItemJson(item: unknown): string {
-  return indentedJson(item, 2);
-}

@@ -2,7 +2,7 @@
 // streaming renderers use: the reports are compared byte for byte.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { indentedJson } from "../../src/core/indented-json.js";
+import { indentedJson } from "../../src/render/indented-json.js";
 
 const reindented = (value: unknown, depth: number) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`);
 
