@@ -137,8 +137,6 @@ function withGate<R extends Report | StreamedReport>(report: R, gate: GateFindin
   // A spilled scan's findings are merged by their keys: the JSON report still copies their texts.
   const findings = Array.isArray(scanned)
     ? [...mergeSorted<Finding>([scanned, extra], compareFindings)]
-    : isKeyedFindingList(scanned)
-      ? keyedFindingList(scanned.length + extra.length, () => mergeKeyed([scanned.keyed(), keyedInMemory(extra)]))
-      : { length: scanned.length + extra.length, [Symbol.iterator]: () => mergeSorted<Finding>([scanned, extra], compareFindings)[Symbol.iterator]() };
+    : keyedFindingList(scanned.length + extra.length, () => mergeKeyed([isKeyedFindingList(scanned) ? scanned.keyed() : keyedInMemory(scanned), keyedInMemory(extra)]));
   return { ...report, findings, errors: sortErrors([...report.errors, ...gate.errors]) };
 }
