@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
+import { wafPackageState } from "../support/state.js";
 import { tempDir } from "../support/workdir.js";
 
 const ZONE = "0123456789abcdef0123456789abcdef";
@@ -149,24 +150,7 @@ module "waf" {
       mkdirSync(path.join(live, "terraform.tfstate.d", ws), { recursive: true });
       writeFileSync(
         path.join(live, "terraform.tfstate.d", ws, "terraform.tfstate"),
-        JSON.stringify({
-          version: 4,
-          terraform_version: "1.11.4",
-          serial: 1,
-          lineage: `00000000-0000-4000-8000-0000000000${ws === "eu" ? "01" : "02"}`,
-          outputs: {},
-          resources: [
-            {
-              module: "module.waf",
-              mode: "managed",
-              type: "cloudflare_waf_package",
-              name: "owasp",
-              provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
-              instances: [{ schema_version: 0, attributes: { id: "a25a9a7e9c00afc1fb2e0245519d725b", package_id: "a25a9a7e9c00afc1fb2e0245519d725b", zone_id: zone, sensitivity: "medium", action_mode: "simulate" }, sensitive_attributes: [] }],
-            },
-          ],
-          check_results: null,
-        }),
+        JSON.stringify(wafPackageState(zone, { terraformVersion: "1.11.4", lineage: `00000000-0000-4000-8000-0000000000${ws === "eu" ? "01" : "02"}` })),
       );
     }
     return live;

@@ -8,10 +8,10 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CliResult, TerraformCli } from "../../src/terraform/runner/cli.js";
 import { flavorOf, mapLimit, maskInlineSecrets, parseWorkspaceList, pullErrorToInputError, pullStates, type PullRoot } from "../../src/estate/pull-state.js";
+import { wafPackageState } from "../support/state.js";
 import { tempDir } from "../support/workdir.js";
 
 const TERRAFORM = existsSync("/usr/local/bin/terraform") ? "/usr/local/bin/terraform" : "terraform";
-const PROVIDER = 'provider["registry.terraform.io/cloudflare/cloudflare"]';
 const CONFIG = `terraform {
   required_providers {
     cloudflare = { source = "cloudflare/cloudflare", version = "~> 3.35" }
@@ -25,28 +25,7 @@ variable "zone_id" { type = string }
 `;
 
 function v4State(zoneId: string, serial: number): string {
-  return JSON.stringify(
-    {
-      version: 4,
-      terraform_version: "1.11.0",
-      serial,
-      lineage: `lineage-${zoneId}`,
-      outputs: {},
-      resources: [
-        {
-          module: "module.waf",
-          mode: "managed",
-          type: "cloudflare_waf_package",
-          name: "owasp",
-          provider: PROVIDER,
-          instances: [{ schema_version: 0, attributes: { id: "a25a9a7e9c00afc1fb2e0245519d725b", zone_id: zoneId, package_id: "a25a9a7e9c00afc1fb2e0245519d725b", sensitivity: "high", action_mode: "simulate" } }],
-        },
-      ],
-      check_results: null,
-    },
-    null,
-    2,
-  );
+  return JSON.stringify(wafPackageState(zoneId, { serial, sensitivity: "high" }), null, 2);
 }
 
 const ZONE_A = "0da42c8d2132a9ddaf714f9e7c920711";

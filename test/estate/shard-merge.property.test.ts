@@ -15,6 +15,7 @@ import { loadEstate } from "../../src/estate/load.js";
 import { mergeReports } from "../../src/estate/merge.js";
 import { buildEstateReport, instanceInputs } from "../../src/estate/report.js";
 import { TESTDATA } from "../support/cli.js";
+import { wafPackageState } from "../support/state.js";
 import { tempDir } from "../support/workdir.js";
 
 async function scan(cwd: string, states: string[], shard?: ShardSpec): Promise<Report> {
@@ -116,23 +117,7 @@ function generateEstate(rand: (n: number) => number, roots: number): { dir: stri
 }
 
 function v4State(zoneId: string): string {
-  return JSON.stringify({
-    version: 4,
-    terraform_version: "1.11.0",
-    serial: 1,
-    lineage: zoneId,
-    outputs: {},
-    resources: [
-      {
-        module: "module.waf",
-        mode: "managed",
-        type: "cloudflare_waf_package",
-        name: "owasp",
-        provider: 'provider["registry.terraform.io/cloudflare/cloudflare"]',
-        instances: [{ schema_version: 0, attributes: { id: "a25a9a7e9c00afc1fb2e0245519d725b", zone_id: zoneId, package_id: "a25a9a7e9c00afc1fb2e0245519d725b", sensitivity: "medium", action_mode: "simulate" } }],
-      },
-    ],
-  });
+  return JSON.stringify(wafPackageState(zoneId, { lineage: zoneId }));
 }
 
 describe("--shard k/N for k = 1..N, merged, equals the unsharded report", () => {
