@@ -58,7 +58,11 @@ export function rulesetWorkspaceOf(i: Pick<EstateInstance, "workspace" | "worksp
 /** The analysis input of one loaded instance. */
 export function instanceInput(i: EstateInstance): InstanceInput {
   const gate = rulesetWorkspaceOf(i);
-  const providerMajor = migrationSyntaxMajor(i.ws.resources, i.rulesetMajor ?? 4) === 5 ? { providerMajor: 5 as const } : {};
+  // As plan writes them: import ids for provider 5 (`zones/…`), the ruleset limited to this workspace.
+  const options = {
+    ...(migrationSyntaxMajor(i.ws.resources, i.rulesetMajor ?? 4) === 5 ? { providerMajor: 5 as const } : {}),
+    ...(gate !== null ? { rulesetWorkspace: gate } : {}),
+  };
   return {
     root: i.root,
     workspace: i.workspace,
@@ -66,7 +70,6 @@ export function instanceInput(i: EstateInstance): InstanceInput {
     stateKnown: i.ws.stateKnown,
     unfollowedModulePrefixes: i.ws.remoteModules.map((m) => m.path),
     findings: i.ws.findings,
-    // Import ids as plan writes them (provider 5: `zones/…`).
-    ...(gate !== null || providerMajor.providerMajor ? { options: { ...providerMajor, ...(gate !== null ? { rulesetWorkspace: gate } : {}) } } : {}),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
   };
 }
