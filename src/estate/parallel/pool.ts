@@ -17,7 +17,7 @@ import type { ConfigTree, DeferredDir } from "../../terraform/config/modules.js"
 import type { VariableArgs } from "../../terraform/config/tfvars.js";
 import type { EstateAnalyzeOptions } from "../analyze.js";
 import type { Built, Offload, OffloadFactory, OffloadJob } from "../load.js";
-import { fromBytes, toBytes } from "../spill/clone.js";
+import { fromBytes, toBytes } from "../../terraform/parse-pool/clone.js";
 import type { SpilledInstance, SpillFiles } from "../spill/instance.js";
 import { RecordFile } from "../spill/records.js";
 import { workerFiles, type JobMessage, type JobReply, type JobResult, type WorkerData, type WorkerInit } from "./messages.js";

@@ -10,7 +10,7 @@ import { DeferredReader } from "../../terraform/config/deferred.js";
 import { loadRootVariables } from "../../terraform/config/tfvars.js";
 import { createJudge } from "../../terraform/parse-pool/pool.js";
 import { buildOffloaded, type OffloadJob } from "../load.js";
-import { fromBytes, toBytes } from "../spill/clone.js";
+import { fromBytes, toBytes } from "../../terraform/parse-pool/clone.js";
 import { spillInstance, type SpillFiles } from "../spill/instance.js";
 import { RecordFile } from "../spill/records.js";
 import { workerFiles, type JobMessage, type JobReply, type JobResult, type WorkerData, type WorkerInit } from "./messages.js";

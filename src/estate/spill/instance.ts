@@ -13,7 +13,7 @@ import type { EstateAnalyzeOptions } from "../analyze.js";
 import type { EstateInstance } from "../load.js";
 import type { ReportedInstance } from "../report.js";
 import { analyseForReport } from "../stream.js";
-import { toBytes } from "./clone.js";
+import { toBytes } from "../../terraform/parse-pool/clone.js";
 import type { RecordFile, Span } from "./records.js";
 
 /** Kept in memory of a finding the join may drop: every other finding is spilled. */

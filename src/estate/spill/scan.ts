@@ -13,7 +13,7 @@ import { rootWorkerOffload } from "../parallel/pool.js";
 import { buildEstateReport, type ReportedInstance } from "../report.js";
 import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
-import { fromBytes } from "./clone.js";
+import { fromBytes } from "../../terraform/parse-pool/clone.js";
 import { readFindingRecord, spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
 import { keyedFindingList, keyedInMemory, mergeKeyed } from "./finding-list.js";
 import path from "node:path";

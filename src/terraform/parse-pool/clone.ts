@@ -1,4 +1,5 @@
-// A value to bytes and back, exactly: v8's structured serialization (shared references, undefined, -0 and
+// A value to bytes and back, exactly, for values that cross between threads (the directory probes, the root
+// workers and their spill files): v8's structured serialization (shared references, undefined, -0 and
 // array holes kept) plus which objects had no prototype (the configuration's records, core/null-proto.ts),
 // restored on the way back. A value holding anything else with a prototype of its own (a Map, a class
 // instance, a function) is not serialized (`null`): the caller keeps it in memory.

@@ -1,6 +1,6 @@
 // estate/spill/clone.ts: a zone's inventory to bytes and back, exactly (what the join of a split zone reads).
 import { describe, expect, it } from "vitest";
-import { fromBytes, toBytes } from "../../../src/estate/spill/clone.js";
+import { fromBytes, toBytes } from "../../../src/terraform/parse-pool/clone.js";
 
 describe("exact clone through bytes", () => {
   it("keeps null prototypes, shared references, undefined, -0 and holes", () => {
