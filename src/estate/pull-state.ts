@@ -13,6 +13,7 @@
 // masked (the environment's values through core/secret-redaction.ts, as the runner does). States stay in memory, tagged with their root and workspace: nothing is written to disk.
 import { access } from "node:fs/promises";
 import path from "node:path";
+import { mapLimit } from "../core/map-limit.js";
 import type { InputError } from "../core/model.js";
 import { createTerraformCli, formatCommandLine, secretRedactor, stripAnsi, type CliResult, type TerraformCli } from "../terraform/runner/cli.js";
 import { summarize, TerraformNotFoundError } from "../terraform/runner/errors.js";
@@ -303,18 +304,4 @@ async function exists(p: string): Promise<boolean> {
 
 function toSlash(p: string): string {
   return p.split(path.sep).join("/");
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time; results in the items' order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -7,7 +7,8 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CliResult, TerraformCli } from "../../src/terraform/runner/cli.js";
-import { flavorOf, mapLimit, maskInlineSecrets, parseWorkspaceList, pullErrorToInputError, pullStates, type PullRoot } from "../../src/estate/pull-state.js";
+import { flavorOf, maskInlineSecrets, parseWorkspaceList, pullErrorToInputError, pullStates, type PullRoot } from "../../src/estate/pull-state.js";
+import { mapLimit } from "../../src/core/map-limit.js";
 import { wafPackageState } from "../support/state.js";
 import { tempDir } from "../support/workdir.js";
 

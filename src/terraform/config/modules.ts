@@ -12,6 +12,8 @@ import type { InputError } from "../../core/model.js";
 import { displayPath, isLocalSource, loadModuleDir, type LoadOptions, type ModuleCall, type ModuleDir } from "./load.js";
 import { isConfigFile, type Discovery } from "./discover.js";
 import { createJudge, type HclJudge } from "../parse-pool/pool.js";
+import { readDirsShared } from "./probe-pool.js";
+import { mapLimit } from "../../core/map-limit.js";
 
 export interface ModuleNode {
   /** Config module path without instance keys: "" for a root, `module.waf`, `module.a.module.b`. */
@@ -115,7 +117,11 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
 
   const dirs = new Map<string, ModuleDir>();
   const deferred = new Map<string, DeferredDir>();
-  const loaded = await mapLimit(discovery.dirs, DIRS_IN_FLIGHT, (d) => loadModuleDir(d.dir, d.files, { ...load, mode: firstMode }));
+  // A read that hands no whole file to hcl2json is shared with a worker on a big tree (probe-pool.ts).
+  const loaded =
+    firstMode === "probe" || firstMode === "structure"
+      ? (await readDirsShared(discovery.dirs, { ...load, mode: firstMode })).modules
+      : await mapLimit(discovery.dirs, DIRS_IN_FLIGHT, (d) => loadModuleDir(d.dir, d.files, { ...load, mode: firstMode }));
   discovery.dirs.forEach((d, i) => dirs.set(d.dir, loaded[i]!));
 
   // Module directories outside the scanned paths, read on first use. Their errors are reported when the
@@ -266,19 +272,6 @@ export function mattering(dirs: Map<string, ModuleDir>): Set<string> {
       }
     }
   }
-  return out;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 
