@@ -25,6 +25,7 @@ import { parseStateArg, rootNamed, stateOwner } from "./state-owner.js";
 import { workspaceOrder } from "./order.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { mapBatched } from "../core/map-limit.js";
 
 /** A state read elsewhere (`--pull-state`) whose root and workspace are already known. */
 export interface OwnedState {
@@ -86,6 +87,9 @@ export interface Estate {
   instances: EstateInstance[];
   errors: InputError[];
 }
+
+/** Roots whose small per-root files (workspaces, lock file) are read at once. */
+const ROOT_READS_AT_ONCE = 16;
 
 export async function loadEstate(opts: EstateOptions): Promise<Estate> {
   const errors: InputError[] = [];
@@ -381,25 +385,33 @@ async function openEstate(opts: EstateOptions, errors: InputError[], defer = fal
     base,
     errors,
   );
-  const specs: InstanceSpec[] = [];
-  for (const root of roots) {
-    // Without a state, the instance is the workspace terraform would run in here (the one selected in
-    // .terraform/environment, or TF_WORKSPACE), so reports, plan directories and migrate.sh name that one;
-    // `default` when that is not known offline, as before.
-    // configOnly stays null for an uninitialised checkout (its workspaces may live in a remote backend): what
-    // terraform.workspace is stays unknown rather than assumed default.
-    const configOnly = selectedWorkspaceOf(root.dir);
-    const workspaces = byInstance.get(root) ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
-    const notRead = everyWorkspace.has(root) || !root.node ? undefined : await workspacesNotRead(root.dir, workspaces.keys(), opts.cwd);
-    const rulesetMajor = root.node ? await rootRulesetSyntaxMajor(root.dir, root.node.dir.terraformBlocks) : 4;
-    [...workspaces.keys()].sort(workspaceOrder).forEach((workspace, i) => specs.push({ root, workspace, ...workspaces.get(workspace)!, configOnly, rulesetMajor, ...(i === 0 && notRead !== undefined ? { notRead } : {}) }));
-  }
+  // Each root's other workspaces and lock file are a few small reads: many roots' at once, so that a big
+  // estate does not wait on them one after the other (on a 1,000-root monorepo they were ~0.3 s of idle).
+  const found = roots.map((root) => ({ root, withStates: byInstance.get(root), everyWorkspace: everyWorkspace.has(root) }));
+  const specs = (await mapBatched(found, ROOT_READS_AT_ONCE, (f) => rootSpecs(f.root, f.withStates, f.everyWorkspace, opts.cwd))).flat();
   // Roots come in path order already: this keeps the instances (and the input errors they add) in that order.
   specs.sort((a, b) => comparePaths(a.root.path, b.root.path) || workspaceOrder(a.workspace, b.workspace));
   const ofRoot = new Map<EstateRoot, number>();
   for (const s of specs) ofRoot.set(s.root, (ofRoot.get(s.root) ?? 0) + 1);
   for (const s of specs) if (ofRoot.get(s.root)! > 1) s.workspacesOfRoot = ofRoot.get(s.root)!;
   return { base, tree, roots, allRootPaths: allRoots.map((r) => r.path), specs, perRoot: subtrees(tree, roots), rootVariables };
+}
+
+/**
+ * A root's instances: its workspaces with states (`withStates`), else the one terraform would run in here;
+ * `everyWorkspace`: its states are every workspace its backend lists (pulled).
+ */
+async function rootSpecs(root: EstateRoot, withStates: Map<string, Omit<InstanceSpec, "root" | "workspace" | "configOnly" | "rulesetMajor">> | undefined, everyWorkspace: boolean, cwd: string): Promise<InstanceSpec[]> {
+  // Without a state, the instance is the workspace terraform would run in here (the one selected in
+  // .terraform/environment, or TF_WORKSPACE), so reports, plan directories and migrate.sh name that one;
+  // `default` when that is not known offline, as before.
+  // configOnly stays null for an uninitialised checkout (its workspaces may live in a remote backend): what
+  // terraform.workspace is stays unknown rather than assumed default.
+  const configOnly = selectedWorkspaceOf(root.dir);
+  const workspaces = withStates ?? new Map([[configOnly ?? DEFAULT_WORKSPACE, { files: [], states: [], workspaceCertain: false }]]);
+  const notRead = everyWorkspace || !root.node ? undefined : await workspacesNotRead(root.dir, workspaces.keys(), cwd);
+  const rulesetMajor = root.node ? await rootRulesetSyntaxMajor(root.dir, root.node.dir.terraformBlocks) : 4;
+  return [...workspaces.keys()].sort(workspaceOrder).map((workspace, i) => ({ root, workspace, ...workspaces.get(workspace)!, configOnly, rulesetMajor, ...(i === 0 && notRead !== undefined ? { notRead } : {}) }));
 }
 
 /** One (root, workspace) instance: its own evaluation context, inventory and domain. */
