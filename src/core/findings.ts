@@ -1,7 +1,7 @@
 // The stable finding codes of DESIGN.md section 4 and the severity arithmetic of --fail-on.
 // Codes are never renamed; new ones are added at the end of their group.
 import type { FailOn, Finding, ResourceRef, Severity } from "./model.js";
-import { compareText, textOrderKey } from "./text-order.js";
+import { compareText } from "./text-order.js";
 
 export const FINDING_CODES = {
   LEGACY_WAF_RESOURCE: "warning",
@@ -137,29 +137,6 @@ export function compareFindings(a: FindingOrderKey, b: FindingOrderKey): number 
     cmp(a.root ?? null, b.root ?? null) ||
     cmp(a.workspace ?? null, b.workspace ?? null)
   );
-}
-
-/**
- * A string whose code-unit order (`<`) is compareFindings' order, or null when a field is not printable
- * ASCII (compare those with compareFindings). A merge of a big scan's many sorted runs compares these.
- */
-export function findingSortKey(k: FindingOrderKey): string | null {
-  let key = String.fromCharCode(0x30 + 3 - RANK[k.severity]);
-  for (const field of [k.zoneId, k.file]) {
-    const part = textOrderKey(field ?? "");
-    if (part === null) return null;
-    key += part;
-  }
-  const line = k.line ?? 0;
-  // Lines are counts from 1: a negative or fractional one (never written by the readers) has no key.
-  if (!Number.isSafeInteger(line) || line < 0) return null;
-  key += String(line).padStart(16, "0");
-  for (const field of [k.code, k.address, k.root ?? null, k.workspace ?? null]) {
-    const part = textOrderKey(field ?? "");
-    if (part === null) return null;
-    key += part;
-  }
-  return key;
 }
 
 function cmp(a: string | null, b: string | null): number {

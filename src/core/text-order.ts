@@ -45,25 +45,6 @@ function compareAscii(a: string, b: string): number {
   return byCase;
 }
 
-/**
- * A string whose code-unit order (`<`) is `compareText`'s order, for printable ASCII (null for any other
- * string): what a merge of many sorted runs compares instead of calling `compareText`. The primary weights
- * along the string, an end mark below every weight (a prefix sorts first), then one mark per character,
- * lower case below capital (at the first place only the case differs, lower case first), and the end mark.
- * Self-delimiting: keys of several fields concatenated compare field by field.
- */
-export function textOrderKey(s: string): string | null {
-  if (!PRINTABLE_ASCII.test(s)) return null;
-  let primary = "";
-  let cases = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    primary += String.fromCharCode(0x20 + PRIMARY[c]!);
-    cases += c >= 0x41 && c <= 0x5a ? "\x03" : "\x02";
-  }
-  return `${primary}\x01${cases}\x01`;
-}
-
 /** Weight per char code (the index): symbols and digits in their order, then each letter with its capital. */
 function primaryWeights(symbols: string): Uint8Array {
   const weights = new Uint8Array(0x7f);

@@ -4,7 +4,7 @@
 // by the builders, in parallel, not by the thread writing the report after them); what is kept is what the
 // split-zone join and the report's head need (zone stubs with their id, root and workspace; the
 // RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
-import { findingOrderKey, findingSortKey, sortFindings } from "../../core/findings.js";
+import { findingOrderKey, sortFindings, type FindingOrderKey } from "../../core/findings.js";
 import { reportItemJson } from "../../render/json.js";
 import type { Finding, Severity } from "../../core/model.js";
 import { reportedResource } from "../../core/report.js";
@@ -15,7 +15,6 @@ import type { ReportedInstance } from "../report.js";
 import { analyseForReport } from "../stream.js";
 import { toBytes } from "../../terraform/parse-pool/clone.js";
 import type { RecordFile, Span } from "./records.js";
-import type { SpilledFinding } from "./finding-list.js";
 
 /** Kept in memory of a finding the join may drop: every other finding is spilled. */
 export const JOIN_FILTERED = "RULESET_ID_UNKNOWN";
@@ -82,18 +81,15 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
 }
 
 /**
- * A spilled finding: its sort key (core/findings.ts findingSortKey; empty when it has none), the fields its
- * order reads as compact JSON, each on a line of its own (neither holds a line break), then its report text.
- * The runs are merged by the sort keys, the fields read only where a finding has no sort key.
+ * A spilled finding: the fields its order reads, on a line of their own (compact JSON holds no line break),
+ * then its report text. The runs are merged by the first line alone.
  */
 function findingRecord(f: Finding): string {
-  const key = findingOrderKey(f);
-  return `${findingSortKey(key) ?? ""}\n${JSON.stringify(key)}\n${reportItemJson(f)}`;
+  return `${JSON.stringify(findingOrderKey(f))}\n${reportItemJson(f)}`;
 }
 
-/** A spilled finding as a keyed finding (its order fields parsed only when compared without a sort key). */
-export function readFindingRecord(record: string): SpilledFinding {
-  const first = record.indexOf("\n");
-  const second = record.indexOf("\n", first + 1);
-  return { sort: first === 0 ? null : record.slice(0, first), keyText: record.slice(first + 1, second), text: record.slice(second + 1) };
+/** A spilled finding's order key and its report text. */
+export function readFindingRecord(record: string): { key: FindingOrderKey; text: string } {
+  const cut = record.indexOf("\n");
+  return { key: JSON.parse(record.slice(0, cut)) as FindingOrderKey, text: record.slice(cut + 1) };
 }
