@@ -35,6 +35,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { NODE_BUNDLE_OPTIONS, slimSourceMap } from "./bundle-node.mjs";
 import { assertNoEagerTextSetup, lazyStringWidth } from "./lazy-string-width.mjs";
 import { yargsNoVersionGuess } from "./yargs-no-version-guess.mjs";
+import { lazyYargsAssert } from "./lazy-yargs-assert.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const DIST = path.join(ROOT, "dist");
@@ -64,10 +65,10 @@ export async function bundleCli() {
         define: { "import.meta.url": "__cli_url" },
         supported: { "dynamic-import": false },
         external: EXTERNAL,
-        plugins: [lazyStringWidth, yargsNoVersionGuess, ...plugins],
+        plugins: [lazyStringWidth, yargsNoVersionGuess, lazyYargsAssert, ...plugins],
       }),
       // The ES modules keep `.mjs`: dist/cli/ is a CommonJS directory (its package.json, written below).
-      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { program: PROGRAM }, outdir: out, outExtension: { ".js": ".mjs" }, splitting: true, external: EXTERNAL, plugins: [lazyStringWidth, yargsNoVersionGuess, ...plugins] }),
+      build({ ...NODE_BUNDLE_OPTIONS, entryPoints: { program: PROGRAM }, outdir: out, outExtension: { ".js": ".mjs" }, splitting: true, external: EXTERNAL, plugins: [lazyStringWidth, yargsNoVersionGuess, lazyYargsAssert, ...plugins] }),
       // The binary and the parse pool's worker, each one CommonJS file: Node then starts the binary without its
       // ES module loader (~4 ms), and loads program.mjs only when the binary cannot use the cache.
       ...[

@@ -1,7 +1,8 @@
 // What a plain scan makes Node load. Built-in modules the scan path does not use cost start-up CPU on every
 // run (each ~2–4 ms: node:crypto with its dozen internal modules, worker_threads, perf_hooks); they are
 // loaded where they are used — the first atomic write, the first online cache key, the parse pool's
-// start, a progress bar that draws — and a small scan uses none of them. Nor does a run look for a
+// start, a progress bar that draws — and a small scan uses none of them; yargs' two assert checks are inlined
+// (scripts/lazy-yargs-assert.mjs). Nor does a run look for a
 // package.json above the working directory (yargs' version guess, scripts/yargs-no-version-guess.mjs).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,10 +24,10 @@ async function loadedBy(args: string[]): Promise<string[]> {
 }
 
 describe("start-up of a scan", () => {
-  it("loads neither node:crypto, worker_threads nor perf_hooks", async () => {
+  it("loads neither node:crypto, worker_threads, perf_hooks nor assert", async () => {
     const mods = await loadedBy(["scan", path.join(TESTDATA, "multi-zone"), "--state", path.join(TESTDATA, "multi-zone/terraform.tfstate"), "--format", "json", "--fail-on", "never", "--quiet"]);
     expect(mods).toContain("NativeModule fs"); // the list is Node's, as expected
-    for (const m of ["NativeModule crypto", "NativeModule worker_threads", "NativeModule perf_hooks"]) expect(mods).not.toContain(m);
+    for (const m of ["NativeModule crypto", "NativeModule worker_threads", "NativeModule perf_hooks", "NativeModule assert"]) expect(mods).not.toContain(m);
   });
 
   it("loads node:crypto once it writes a file atomically (--output)", async () => {
