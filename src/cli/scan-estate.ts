@@ -27,14 +27,14 @@ export interface ScanOutcome {
   dispose(): void;
 }
 
-/** `eachInstance` (offline only): sees each instance as it is read (estate/scan.ts), e.g. `gate`'s checks. */
+/** `gate` (offline only): takes what `gate` checks of each instance (estate/scan.ts). */
 export async function scanCliReport(
   argv: CommonArgs,
   cwd: string,
   run: EstateRun,
   options: AnalyzeOptions,
   session: OnlineSession | null,
-  eachInstance?: EstateScanOptions["eachInstance"],
+  gate?: EstateScanOptions["gate"],
 ): Promise<ScanOutcome> {
   if (session !== null) {
     const estate = await loadCliEstate(argv, cwd, run);
@@ -45,13 +45,13 @@ export async function scanCliReport(
   }
   const dir = spillDir();
   if (dir === null) {
-    const { report, allRootPaths } = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstate({ ...opts, eachInstance }));
+    const { report, allRootPaths } = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstate({ ...opts, ...(gate ? { gate } : {}) }));
     return inMemory(report, allRootPaths);
   }
   // The live heap stays small from here on: V8 need not let the heap grow to 4x it.
   boundHeapGrowth();
   try {
-    const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled({ ...opts, eachInstance }, dir.path));
+    const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled({ ...opts, ...(gate ? { gate } : {}) }, dir.path));
     return {
       report: spilled.report,
       severities: spilled.severities,

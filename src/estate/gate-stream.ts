@@ -5,17 +5,13 @@
 // inventory. Once the scan is done, the gate's findings are those of estate/gate-report.ts `gateFindings`,
 // each zone's ruleset fitted as the report's zones are read back: the same report as `gateEstate`'s.
 import { compareFindings, sortFindings } from "../core/findings.js";
-import { LEGACY_DATA_SOURCES, LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
-import type { Finding, InventoryResource, Report, Severity, StreamedReport } from "../core/model.js";
+import type { Finding, Report, Severity, StreamedReport } from "../core/model.js";
 import { sortErrors } from "../core/report.js";
-import type { ConfigResource, ModuleDir } from "../terraform/config/load.js";
+import type { ModuleDir } from "../terraform/config/load.js";
 import type { ConfigTree, ModuleNode } from "../terraform/config/modules.js";
-import { firstInFileOrder } from "../terraform/versions/providers.js";
-import type { AnalysedInstance } from "./analyze.js";
 import type { GateInstance } from "./gate.js";
+import { slimDir, slimTree, type GateShare } from "./gate-share.js";
 import { gateFindings, type GateFindings, type ZoneFits } from "./gate-report.js";
-import { rootNodeOf } from "./instances.js";
-import type { EstateInstance } from "./load.js";
 import { isKeyedFindingList, keyedFindingList, keyedInMemory, mergeKeyed } from "./spill/finding-list.js";
 import { mergeSorted } from "./spill/kmerge.js";
 
@@ -38,13 +34,12 @@ export class GateStream {
 
   constructor(private readonly target: string | undefined) {}
 
-  /** For `eachInstance` (estate/scan.ts): keeps what the gate reads of one instance. */
-  readonly each = (instance: EstateInstance, analysed: AnalysedInstance): void => {
-    this.base = instance.ws.base;
-    const tree = this.keepRoot(instance.ws.tree);
-    const resources = instance.ws.resources.filter((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type) || LEGACY_DATA_SOURCES.has(r.type)).map(slimResource);
-    this.instances.push({ root: instance.root, workspace: instance.workspace, dir: instance.dir, ws: { resources, tree, states: [] } });
-    this.zoneOrder.push(analysed.instance.analysis.zones.map((z) => z.zone.zoneId));
+  /** Takes one instance's share (estate/gate-share.ts), in instance order. */
+  readonly add = (share: GateShare): void => {
+    this.base = share.base;
+    const tree = this.keepRoot(share.tree);
+    this.instances.push({ root: share.root, workspace: share.workspace, dir: share.dir, ws: { resources: share.resources, tree, states: [] } });
+    this.zoneOrder.push(share.zoneIds);
   };
 
   /** The scan's report with the gate's findings added (walks the report's zones once). */
@@ -71,7 +66,7 @@ export class GateStream {
     return this.zoneOrder.map((ids, i) => ({ fits: ids.map((id) => byZone[i]!.get(id) ?? []), imports: imports[i]! }));
   }
 
-  /** The root's module nodes with only what the provider checks read of their directories (once per root). */
+  /** The root's module nodes, one copy per root and per directory however many instances share them. */
   private keepRoot(sub: ConfigTree): ConfigTree {
     const own: ConfigTree = { roots: [], nodes: [], remoteModules: [], errors: [] };
     for (const root of sub.roots) {
@@ -80,47 +75,21 @@ export class GateStream {
         own.roots.push(seen);
         continue;
       }
-      const kept = new Map<ModuleNode, ModuleNode>();
-      const keep = (n: ModuleNode): ModuleNode => {
-        let k = kept.get(n);
-        if (!k) kept.set(n, (k = { path: n.path, dir: this.keepDir(n.dir), call: null, parent: n.parent ? keep(n.parent) : null }));
-        return k;
-      };
-      const k = keep(root);
-      this.rootsRead.set(root.dir.dir, k);
-      own.roots.push(k);
-      this.tree.roots.push(k);
-      for (const n of sub.nodes) {
-        if (rootNodeOf(n) !== root) continue;
-        const kn = keep(n);
-        own.nodes.push(kn);
-        this.tree.nodes.push(kn);
-      }
+      const kept = slimTree({ ...sub, roots: [root] }, (dir) => this.keepDir(dir));
+      this.rootsRead.set(root.dir.dir, kept.roots[0]!);
+      own.roots.push(...kept.roots);
+      this.tree.roots.push(...kept.roots);
+      own.nodes.push(...kept.nodes);
+      this.tree.nodes.push(...kept.nodes);
     }
     return own;
   }
 
-  /**
-   * A directory's `terraform {}` blocks and, standing for its resources and module calls, the one a finding
-   * about its root points at when it has no `terraform {}` block: its first legacy block in file order, else
-   * its first resource or module call (terraform/versions/providers.ts).
-   */
   private keepDir(dir: ModuleDir): ModuleDir {
     let k = this.dirs.get(dir.dir);
-    if (!k) {
-      const legacy = firstInFileOrder(dir.resources.filter((r) => LEGACY_WAF_RESOURCE_TYPES.has(r.type)));
-      const first = legacy ?? firstInFileOrder([...dir.resources, ...dir.moduleCalls]);
-      const anchor: ConfigResource[] = first ? [{ mode: "managed", type: legacy?.type ?? "", name: "", file: first.file, line: first.line, body: {} }] : [];
-      this.dirs.set(dir.dir, (k = { dir: dir.dir, terraformBlocks: dir.terraformBlocks, resources: anchor, moduleCalls: [], variables: {}, locals: {}, errors: [] }));
-    }
+    if (!k) this.dirs.set(dir.dir, (k = slimDir(dir)));
     return k;
   }
-}
-
-/** What the provider checks read of a legacy resource (provider-gate.ts `legacyAddressesOf`, root-versions.ts `rootInput`). */
-function slimResource(r: InventoryResource): InventoryResource {
-  const { address, type, file, line, zoneId, inConfig, noInstances } = r;
-  return { address, type, file, line, zoneId, inConfig, ...(noInstances ? { noInstances } : {}) } as InventoryResource;
 }
 
 function key(root: string, workspace: string): string {

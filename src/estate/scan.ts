@@ -3,8 +3,8 @@
 // configuration, state and domain inventory go once its share of the report is kept.
 import type { AnalyzeOptions } from "../core/analyze.js";
 import type { Report } from "../core/model.js";
-import type { AnalysedInstance } from "./analyze.js";
-import { streamEstate, type EstateInstance, type EstateOptions } from "./load.js";
+import { gateShareOf, type GateShare } from "./gate-share.js";
+import { streamEstate, type EstateOptions } from "./load.js";
 import { buildEstateReport } from "./report.js";
 import { analyseForReport, joinForReport } from "./stream.js";
 
@@ -21,18 +21,18 @@ export interface EstateScanOptions extends EstateOptions {
   /** The report's `root` (paths in it are relative to the estate's base); absent: none. */
   root?: (base: string) => string;
   /**
-   * Sees each instance once it is built and analysed, before it is let go (what `gate` checks per instance:
-   * estate/gate-stream.ts). Synchronous: it keeps what it needs of the instance, not the instance.
+   * Takes what `gate` checks of each instance (estate/gate-share.ts, estate/gate-stream.ts), in instance
+   * order, wherever the instance was built.
    */
-  eachInstance?: (instance: EstateInstance, analysed: AnalysedInstance) => void;
+  gate?: (share: GateShare) => void;
 }
 
 /** The estate's scan report, and every root's path (this shard's or not). */
 export async function scanEstate(opts: EstateScanOptions): Promise<{ report: Report; allRootPaths: string[] }> {
-  const { analyze, rulesetRoots, version, root, eachInstance, ...load } = opts;
+  const { analyze, rulesetRoots, version, root, gate, ...load } = opts;
   const streamed = await streamEstate(load, (instance) => {
     const kept = analyseForReport(instance, analyze);
-    eachInstance?.(instance, kept.analysed);
+    gate?.(gateShareOf(instance, kept.analysed));
     return kept;
   });
   const { instances, analysis } = joinForReport(streamed.instances, { ...analyze, rulesetRoots: rulesetRoots ? rulesetRoots(streamed.roots) : {} });

@@ -56,6 +56,28 @@ describe("scan on root workers", () => {
     });
   }
 
+  it("gives gate's report as the main thread does: gate's checks are taken where each instance is built", async () => {
+    const dir = path.join(TESTDATA, "estate");
+    const gateWith = async (workers: string) => {
+      const out = path.join(work, `gate-${workers}`);
+      const tmp = mkdtempSync(path.join(work, "tmp-"));
+      const r = await runCli(["gate", ".", "--target-provider", "5", ...FORMATS.flatMap((f) => ["--format", `${f}=${path.join(out, f)}`]), "--quiet"], { cwd: dir, env: { TMPDIR: tmp, CFWM_ROOT_WORKERS: workers } });
+      return { exitCode: r.exitCode, stderr: r.stderr, files: Object.fromEntries(FORMATS.map((f) => [f, readFileSync(path.join(out, f), "utf8")])), tmpLeft: readdirSync(tmp) };
+    };
+    const alone = await gateWith("0");
+    const one = await gateWith("1");
+    // The gate's own findings (provider versions over the legacy resources) are there to be compared.
+    expect(alone.files["json"]).toMatch(/"code": "PROVIDER_/);
+    expect(one.exitCode).toBe(alone.exitCode);
+    expect(one.stderr).toBe(alone.stderr);
+    for (const f of FORMATS) expect(one.files[f], f).toBe(alone.files[f]);
+    expect(one.tmpLeft).toEqual([]);
+    // The worker did build instances for the gate: one that throws ends the gated run.
+    const faulty = await runCli(["gate", ".", "--format", "json", "--quiet"], { cwd: dir, env: { TMPDIR: mkdtempSync(path.join(work, "tmp-")), CFWM_ROOT_WORKERS: "1", CFWM_ROOT_WORKER_FAULT: "throw" } });
+    expect(faulty.exitCode).toBe(2);
+    expect(faulty.stderr).toMatch(/root worker fault injected/);
+  });
+
   it("reports a root's syntax error as the main thread does", async () => {
     const dir = estateCopy("broken");
     appendFileSync(path.join(dir, "live/staging/main.tf"), '\nresource "cloudflare_waf_package" "broken" {\n  zone_id = \n');

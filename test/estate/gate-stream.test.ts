@@ -73,7 +73,7 @@ const scanOptions = (gate: GateStream): EstateScanOptions => ({
   rulesetRoots: () => ({}),
   version: "t",
   root: () => ".",
-  eachInstance: gate.each,
+  gate: gate.add,
 });
 
 describe("gate over a streamed scan", () => {
@@ -131,7 +131,7 @@ describe("gate over a streamed scan", () => {
 
   it("refuses to finish when it did not see every instance of the report (a scan that built some elsewhere)", async () => {
     const gate = new GateStream(undefined);
-    const scanned = await scanEstate({ ...scanOptions(gate), eachInstance: undefined });
+    const scanned = await scanEstate({ ...scanOptions(gate), gate: undefined });
     await expect(gate.finish(scanned.report, new Set())).rejects.toThrow(/saw 0 of 3 instances/);
   });
 });

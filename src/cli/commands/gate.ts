@@ -67,7 +67,7 @@ export const gateCommand: CommandModule<object, GateArgs> = {
     }
     // Offline, as scan: each instance analysed as it is read, the report's lists on disk; the gate keeps what it checks of each.
     const gate = new GateStream(target);
-    const outcome = await scanCliReport(argv, process.cwd(), run, { zonePlans }, null, gate.each);
+    const outcome = await scanCliReport(argv, process.cwd(), run, { zonePlans }, null, gate.add);
     try {
       const gated = await gate.finish(outcome.report, outcome.severities);
       const shown = recordShard(run, gated.report);

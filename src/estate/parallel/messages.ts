@@ -8,6 +8,7 @@ import type { OffloadJob } from "../load.js";
 import type { InputError } from "../../core/model.js";
 import type { DeferredDir } from "../../terraform/config/modules.js";
 import type { SpilledInstance } from "../spill/instance.js";
+import type { GateShare } from "../gate-share.js";
 
 /** The worker's `workerData`: its number (its files' names) and `WorkerInit` as bytes. */
 export interface WorkerData {
@@ -23,6 +24,8 @@ export interface WorkerInit {
   deferred: [string, DeferredDir][];
   analyze: EstateAnalyzeOptions;
   variables: VariableArgs;
+  /** Each job's result also holds what `gate` checks of the instance. */
+  gateShares: boolean;
 }
 
 /** One instance to build: `job` is an `OffloadJob` as bytes; `release` the deferred directories no later job needs. */
@@ -38,6 +41,8 @@ export interface JobResult {
   errors: InputError[];
   /** The deferred directories the worker read since its last answer. */
   read: string[];
+  /** What `gate` checks of the instance (when `WorkerInit.gateShares`). */
+  gate?: GateShare;
 }
 
 export type JobReply =

@@ -16,6 +16,7 @@ import { UserInputError } from "../../core/user-input-error.js";
 import type { ConfigTree, DeferredDir } from "../../terraform/config/modules.js";
 import type { VariableArgs } from "../../terraform/config/tfvars.js";
 import type { EstateAnalyzeOptions } from "../analyze.js";
+import type { GateShare } from "../gate-share.js";
 import type { Built, Offload, OffloadFactory, OffloadJob } from "../load.js";
 import { fromBytes, toBytes } from "../../terraform/parse-pool/clone.js";
 import type { SpilledInstance, SpillFiles } from "../spill/instance.js";
@@ -53,6 +54,8 @@ export interface RootWorkerOptions {
   cwd: string;
   /** How many workers; absent: CFWM_ROOT_WORKERS, else min(2, cores) - 1 when the estate is big enough. */
   workers?: number;
+  /** Each built instance also gives what `gate` checks of it (estate/gate-share.ts). */
+  gateShares?: boolean;
 }
 
 /** How many root workers: the caller's choice, else the environment's, else by the estate's size. */
@@ -84,14 +87,14 @@ export function deferredBytesReach(deferred: Map<string, DeferredDir>, limit: nu
  * The offload of a spilled scan: `keep` takes an instance's share spilled into a worker's files (opened here
  * to be read, and handed to `opened` so the scan closes them).
  */
-export function rootWorkerOffload<T>(opts: RootWorkerOptions, keep: (s: SpilledInstance, into: SpillFiles) => T, opened: (f: RecordFile) => void): OffloadFactory<T> {
+export function rootWorkerOffload<T>(opts: RootWorkerOptions, keep: (s: SpilledInstance, into: SpillFiles, gate: GateShare | undefined) => T, opened: (f: RecordFile) => void): OffloadFactory<T> {
   return (ctx) => {
     const count = rootWorkerCount(opts.workers, () => deferredBytesReach(ctx.deferred, ROOT_WORKER_MIN_BYTES));
     const workerFile = fileURLToPath(new URL("./root-worker.js", import.meta.url));
     // Running from the TypeScript sources (tests) there is no compiled worker: everything stays here.
     // `--var NAME=VALUE` values would have to be sent (a worker reads --var-file files itself): none start.
     if (count === 0 || opts.variables.vars.length > 0 || !existsSync(workerFile)) return null;
-    const init: WorkerInit = { base: ctx.base, cwd: opts.cwd, dir: opts.dir, deferred: [...ctx.deferred], analyze: opts.analyze, variables: opts.variables };
+    const init: WorkerInit = { base: ctx.base, cwd: opts.cwd, dir: opts.dir, deferred: [...ctx.deferred], analyze: opts.analyze, variables: opts.variables, gateShares: opts.gateShares === true };
     const bytes = toBytes(init);
     if (bytes === null) return null;
     return new RootPool<T>(workerFile, count, bytes, opts.dir, ctx.deferred, ctx.subtrees, keep, opened);
@@ -130,7 +133,7 @@ class RootPool<T> implements Offload<T> {
     private readonly dir: string,
     private readonly deferred: Map<string, DeferredDir>,
     subtrees: ConfigTree[],
-    private readonly keep: (s: SpilledInstance, into: SpillFiles) => T,
+    private readonly keep: (s: SpilledInstance, into: SpillFiles, gate: GateShare | undefined) => T,
     private readonly opened: (f: RecordFile) => void,
     WorkerThread: typeof Worker = requireWorker(),
   ) {
@@ -195,7 +198,7 @@ class RootPool<T> implements Offload<T> {
       else if (m.kind === "error") job.reject(m.exitCode !== undefined ? new UserInputError(m.message, m.exitCode) : new Error(m.message));
       else {
         const r = fromBytes<JobResult>(Buffer.from(m.result));
-        job.resolve({ kept: this.keep(r.spilled, this.filesOf(slot)), errors: r.errors, read: r.read });
+        job.resolve({ kept: this.keep(r.spilled, this.filesOf(slot), r.gate), errors: r.errors, read: r.read });
       }
     } catch (e) {
       job.reject(e as Error);

@@ -10,6 +10,7 @@ import { DeferredReader } from "../../terraform/config/deferred.js";
 import { loadRootVariables } from "../../terraform/config/tfvars.js";
 import { createJudge } from "../../terraform/parse-pool/pool.js";
 import { buildOffloaded, type OffloadJob } from "../load.js";
+import { gateShareOf } from "../gate-share.js";
 import { fromBytes, toBytes } from "../../terraform/parse-pool/clone.js";
 import { spillInstance, type SpillFiles } from "../spill/instance.js";
 import { RecordFile } from "../spill/records.js";
@@ -65,10 +66,11 @@ async function build(m: JobMessage): Promise<JobReply> {
   const spilled = spillInstance(instance, init.analyze, files);
   for (const f of Object.values(files)) f.flush();
   if (spilled.inventories.some((s) => s === null)) return { index: m.index, kind: "fallback" };
+  const gate = init.gateShares ? gateShareOf(instance, spilled.analysed) : undefined;
   for (const z of spilled.analysed.instance.analysis.zones) (z as { inventory: unknown }).inventory = null;
   const read = reader.dirsRead().filter((d) => !announced.has(d));
   for (const d of read) announced.add(d);
-  const result: JobResult = { spilled, errors, read };
+  const result: JobResult = { spilled, errors, read, ...(gate ? { gate } : {}) };
   const bytes = toBytes(result);
   return bytes === null ? { index: m.index, kind: "fallback" } : { index: m.index, kind: "done", result: bytes };
 }

@@ -8,6 +8,7 @@
 import { reportItemJson } from "../../render/json.js";
 import type { Finding, Report, ReportList, ReportResource, Severity, StreamedReport, ZoneReport } from "../../core/model.js";
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
+import { gateShareOf, type GateShare } from "../gate-share.js";
 import { streamEstate } from "../load.js";
 import { rootWorkerOffload } from "../parallel/pool.js";
 import { buildEstateReport, type ReportedInstance } from "../report.js";
@@ -43,6 +44,8 @@ interface KeptInstance {
   analysed: AnalysedInstance;
   resources: FileSpan;
   run: FileSpan;
+  /** What `gate` checks of it, when the scan is gated. */
+  gate?: GateShare;
 }
 
 /** Where the report's lists are written: this thread's files, and each root worker's (estate/parallel/). */
@@ -54,11 +57,11 @@ export interface SpillOptions {
 /**
  * Scans the estate, spilling the report's big lists into `dir` (a directory the caller made and removes).
  * Instances without state may be built and spilled by root workers (estate/parallel/), each into its own
- * files in `dir`: the report is the same whoever built what. With `eachInstance` (gate's checks), every
- * instance is built here, where the hook runs.
+ * files in `dir`: the report is the same whoever built what. With `gate`, what gate checks of an instance
+ * is taken where it is built, and handed to `gate` in instance order.
  */
 export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, spill: SpillOptions = {}): Promise<SpilledScan> {
-  const { analyze, rulesetRoots, version, root, eachInstance, ...load } = opts;
+  const { analyze, rulesetRoots, version, root, gate, ...load } = opts;
   const files = {
     resources: new RecordFile(path.join(dir, "resources.txt")),
     zones: new RecordFile(path.join(dir, "zones.txt")),
@@ -72,7 +75,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     let resourceCount = 0;
     let spilledFindings = 0;
     /** Takes one instance's spilled share (written to `into`) into the scan's bookkeeping. */
-    const keep = (s: SpilledInstance, into: SpillFiles): KeptInstance => {
+    const keep = (s: SpilledInstance, into: SpillFiles, share: GateShare | undefined): KeptInstance => {
       s.analysed.instance.analysis.zones.forEach((z, i) => {
         zoneSpans.set(z.zone, { file: into.zones, span: s.zones[i]! });
         const inventory = s.inventories[i];
@@ -81,19 +84,27 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       for (const sev of s.severities) severities.add(sev);
       resourceCount += s.resourceCount;
       spilledFindings += s.runCount;
-      return { reported: s.reported, analysed: s.analysed, resources: { file: into.resources, span: s.resources }, run: { file: into.findings, span: s.run } };
+      return { reported: s.reported, analysed: s.analysed, resources: { file: into.resources, span: s.resources }, run: { file: into.findings, span: s.run }, ...(share ? { gate: share } : {}) };
     };
-    const workers = eachInstance ? 0 : spill.workers;
-    const offload = rootWorkerOffload<KeptInstance>({ dir, analyze, variables: load.variables ?? { varFiles: [], vars: [] }, cwd: load.cwd, workers }, (s, into) => keep(s, into), (f) => opened.push(f));
+    const offload = rootWorkerOffload<KeptInstance>(
+      { dir, analyze, variables: load.variables ?? { varFiles: [], vars: [] }, cwd: load.cwd, gateShares: gate !== undefined, ...(spill.workers !== undefined ? { workers: spill.workers } : {}) },
+      keep,
+      (f) => opened.push(f),
+    );
     const streamed = await streamEstate(
       load,
       (instance) => {
         const spilled = spillInstance(instance, analyze, files);
-        eachInstance?.(instance, spilled.analysed);
-        return keep(spilled, files);
+        return keep(spilled, files, gate ? gateShareOf(instance, spilled.analysed) : undefined);
       },
       offload,
     );
+    if (gate) {
+      for (const k of streamed.instances) {
+        if (!k.gate) throw new Error("gate: an instance was built without what gate checks of it");
+        gate(k.gate);
+      }
+    }
     const patches = new Map<ZoneReport, ZonePatch>();
     const joined = joinInstances(
       streamed.instances.map((k) => k.analysed),
