@@ -84,15 +84,16 @@ export async function readDirsShared(dirs: DiscoveredDir[], opts: LoadOptions & 
     while (helper && !helper.failed && helper.busy < IN_FLIGHT && next < dirs.length) {
       const i = next++;
       const d = dirs[i]!;
-      onWorker.push(
-        helper.read({ index: i, dir: d.dir, files: d.files, base: opts.base, mode: opts.mode }).then(async (r) => {
-          if (r === null) return local(i);
-          out[i] = r.module;
-          byWorker++;
-          for (const s of r.sizes) opts.onFile?.(s);
-          feed();
-        }),
-      );
+      const read = helper.read({ index: i, dir: d.dir, files: d.files, base: opts.base, mode: opts.mode }).then(async (r) => {
+        if (r === null) return local(i);
+        out[i] = r.module;
+        byWorker++;
+        for (const s of r.sizes) opts.onFile?.(s);
+        feed();
+      });
+      // Awaited with the others below; when a read here fails first, this one's failure must not go unhandled.
+      read.catch(() => undefined);
+      onWorker.push(read);
     }
   };
   try {
