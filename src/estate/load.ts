@@ -43,6 +43,11 @@ export interface EstateOptions extends WorkspaceOptions {
   /** Keep only these roots (by path); the others are not analysed (`--shard`). */
   rootFilter?: (rootPath: string) => boolean;
   /**
+   * `streamEstate` reads a big tree's directories that matter at their roots' turn (`always`: whatever the
+   * tree's size, as root workers need: they are sent the directories still to read).
+   */
+  deferReads?: "always";
+  /**
    * Reads states of the kept roots once they are known (`--pull-state`: `terraform state pull` per root and
    * workspace); what cannot be read comes back as input errors, and the other roots go on.
    */
@@ -237,7 +242,7 @@ export async function buildOffloaded(job: OffloadJob, base: string, reader: Defe
  * the whole tree's configuration is never in memory at once.
  */
 async function openForStream(opts: EstateOptions, errors: InputError[]) {
-  const { base, tree, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors, true);
+  const { base, tree, roots, allRootPaths, specs, perRoot, rootVariables } = await openEstate(opts, errors, opts.deferReads ?? "big");
   const judge = tree.deferred ? createJudge() : null;
   const deferred = tree.deferred ?? null;
   const reader = deferred && judge ? new DeferredReader(deferred, base, judge, perRoot.values()) : null;
@@ -318,7 +323,7 @@ interface OpenedEstate {
 }
 
 /** Everything read before the instances are built: the configuration, the states and who owns them, root variables. */
-async function openEstate(opts: EstateOptions, errors: InputError[], defer = false): Promise<OpenedEstate> {
+async function openEstate(opts: EstateOptions, errors: InputError[], defer?: "big" | "always"): Promise<OpenedEstate> {
   const { base, tree } = await readConfiguration(opts, errors, defer);
   const allRoots = estateRoots(tree, base);
   const roots = opts.rootFilter ? allRoots.filter((r) => opts.rootFilter!(r.path)) : allRoots;

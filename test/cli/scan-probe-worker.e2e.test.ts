@@ -1,6 +1,7 @@
 // `scan` shares a big tree's first read with a worker (src/terraform/config/probe-pool.ts); forced on small
-// trees in real shapes (CFWM_PROBE_WORKER=1), every format, the exit code and stderr are byte for byte what
-// this thread alone gives, with the input errors of unrelated files, and when the worker dies.
+// trees in real shapes (CFWM_PROBE_WORKER=1; CFWM_ROOT_WORKERS=1 makes a small tree's scan read it in that
+// first pass, as a big tree's does), every format, the exit code and stderr are byte for byte what this
+// thread alone gives, with the input errors of unrelated files, and when the worker dies.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +16,7 @@ const FORMATS = ["json", "text", "sarif"];
 
 async function scanWith(env: Record<string, string>, cwd: string, args: string[], label: string) {
   const out = mkdtempSync(path.join(work, `${label}-`));
-  const r = await runCli(["scan", ".", ...args, ...FORMATS.flatMap((f) => ["--format", `${f}=${path.join(out, f)}`]), "--quiet"], { cwd, env });
+  const r = await runCli(["scan", ".", ...args, ...FORMATS.flatMap((f) => ["--format", `${f}=${path.join(out, f)}`]), "--quiet"], { cwd, env: { CFWM_ROOT_WORKERS: "1", ...env } });
   return { exitCode: r.exitCode, stderr: r.stderr, files: Object.fromEntries(FORMATS.map((f) => [f, readFileSync(path.join(out, f), "utf8")])) };
 }
 

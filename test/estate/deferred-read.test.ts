@@ -30,7 +30,8 @@ describe("streamed estate: directories read at their roots' turn", () => {
     write("stacks/b/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n${pkg("b_before")}`);
     const seen: string[] = [];
     const o = { paths: ["."], statePaths: [], cwd: dir, readStdin: noStdin };
-    await streamEstate(o, (i) => {
+    // A tree this small is read at once unless asked (modules.ts `smallTree`), as root workers ask.
+    await streamEstate({ ...o, deferReads: "always" }, (i) => {
       seen.push(`${i.root}: ${i.ws.resources.map((r) => r.address).join(", ")}`);
       if (i.root === "stacks/a") {
         write("stacks/b/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n${pkg("b_after")}`);
@@ -48,13 +49,23 @@ describe("streamed estate: directories read at their roots' turn", () => {
       "module.waf.cloudflare_waf_package.shared_after",
       "cloudflare_waf_package.b_before, module.waf.cloudflare_waf_package.shared_after",
     ]);
+    // Not asked, a stream of this small tree reads it at once too (the probe would parse its files twice).
+    const atOnce: string[] = [];
+    await streamEstate(o, (i) => {
+      atOnce.push(`${i.root}: ${i.ws.resources.map((r) => r.address).join(", ")}`);
+      if (i.root === "stacks/a") write("stacks/b/main.tf", `module "waf" {\n  source = "../../modules/waf"\n}\n${pkg("b_after")}`);
+    });
+    expect(atOnce).toEqual([
+      "stacks/a: module.waf.cloudflare_waf_package.shared_after",
+      "stacks/b: cloudflare_waf_package.b_before, module.waf.cloudflare_waf_package.shared_after",
+    ]);
   });
 
   it("builds the instances loadEstate builds (the eager read)", async () => {
     const o = { paths: ["."], statePaths: [...ESTATE_STATES], cwd: ESTATE, readStdin: noStdin };
     const eager = await loadEstate(o);
     const seen: unknown[] = [];
-    const streamed = await streamEstate(o, (i) => void seen.push({ root: i.root, workspace: i.workspace, resources: i.ws.resources, domain: i.ws.domain, findings: i.ws.findings }));
+    const streamed = await streamEstate({ ...o, deferReads: "always" }, (i) => void seen.push({ root: i.root, workspace: i.workspace, resources: i.ws.resources, domain: i.ws.domain, findings: i.ws.findings }));
     expect(JSON.stringify(seen)).toBe(JSON.stringify(eager.instances.map((i) => ({ root: i.root, workspace: i.workspace, resources: i.ws.resources, domain: i.ws.domain, findings: i.ws.findings }))));
     expect(streamed.errors).toEqual(eager.errors);
   });
@@ -71,12 +82,12 @@ describe("streamed estate: directories read at their roots' turn", () => {
     const base = { paths: ["."], statePaths: [], cwd: dir, readStdin: noStdin };
     const eager = await loadEstate(base);
     expect(eager.errors.length).toBe(2);
-    const streamed = await streamEstate(base, () => null);
+    const streamed = await streamEstate({ ...base, deferReads: "always" }, () => null);
     expect(streamed.errors).toEqual(eager.errors);
     // A shard that builds only stacks/a still reports stacks/c's error, as the eager read does.
     const shard = { ...base, rootFilter: (p: string) => p === "stacks/a" };
     const eagerShard = await loadEstate(shard);
-    const streamedShard = await streamEstate(shard, () => null);
+    const streamedShard = await streamEstate({ ...shard, deferReads: "always" }, () => null);
     expect(streamedShard.errors).toEqual(eagerShard.errors);
     expect(streamedShard.errors.map((e) => e.file).sort()).toEqual(["modules/waf/main.tf", "stacks/c/main.tf"]);
   });

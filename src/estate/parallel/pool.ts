@@ -67,6 +67,14 @@ export function rootWorkerCount(chosen: number | undefined, bigEnough: () => boo
   return bigEnough() ? Math.min(2, availableParallelism()) - 1 : 0;
 }
 
+/**
+ * Whether the caller or the environment asks for at least one worker whatever the estate's size: the estate
+ * is then read deferred even when small (workers build from the directories still to read).
+ */
+export function rootWorkersChosen(chosen: number | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return rootWorkerCount(chosen, () => false, env) > 0;
+}
+
 /** Whether the deferred directories' files hold at least `limit` bytes (stops counting there). */
 export function deferredBytesReach(deferred: Map<string, DeferredDir>, limit: number): boolean {
   let bytes = 0;

@@ -10,7 +10,7 @@ import type { Finding, Report, ReportList, ReportResource, Severity, StreamedRep
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
 import { gateShareOf, type GateShare } from "../gate-share.js";
 import { streamEstate } from "../load.js";
-import { rootWorkerOffload } from "../parallel/pool.js";
+import { rootWorkerOffload, rootWorkersChosen } from "../parallel/pool.js";
 import { buildEstateReport, type ReportedInstance } from "../report.js";
 import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
@@ -92,7 +92,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       (f) => opened.push(f),
     );
     const streamed = await streamEstate(
-      load,
+      rootWorkersChosen(spill.workers) ? { ...load, deferReads: "always" } : load,
       (instance) => {
         const spilled = spillInstance(instance, analyze, files);
         return keep(spilled, files, gate ? gateShareOf(instance, spilled.analysed) : undefined);

@@ -66,7 +66,7 @@ export type { Progress } from "../config/modules.js";
 export async function readConfiguration(
   opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress"> & Pick<BuildOptions, "structureOnly">,
   errors: InputError[],
-  defer = false,
+  defer?: BuildOptions["defer"],
 ): Promise<{ base: string; tree: ConfigTree }> {
   const paths = opts.paths.length ? opts.paths : ["."];
   const base = await reportBase(paths, opts.cwd);
@@ -76,7 +76,7 @@ export async function readConfiguration(
     ...(opts.fullParse ? { fullParse: true } : {}),
     ...(opts.structureOnly ? { structureOnly: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-    ...(defer ? { defer: true } : {}),
+    ...(defer ? { defer } : {}),
   });
   errors.push(...tree.errors);
   return { base, tree };
