@@ -8,7 +8,7 @@ import { importRefusals } from "./version-check.js";
 import { rootVersionFits } from "../terraform/versions/root-versions.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { parseAddress } from "../core/address.js";
+import { configAddressOf, parseAddress } from "../core/address.js";
 import { analyze, type AnalysisResult, type AnalyzeOptions, type DomainInventory } from "../core/analyze.js";
 import { isLiteralZoneId, RULESET_ID_PLACEHOLDER, rulesetImportId } from "../core/import-id.js";
 import { rootModuleEntryPoints } from "../core/entry-point.js";
@@ -296,7 +296,9 @@ export async function planMigration(
       } else if (!isLiteralZoneId(zoneId) || imp.id.includes("${")) {
         reasons.push(`${imp.to}: the zone id is the expression ${zoneId}, not an id (import id ${imp.id}): pass the state that holds the zone (or --state FILE), or run \`cf-waf-migrate api entrypoint\` for the zone`);
       }
-      if (!configAddresses.has(imp.to)) {
+      // Into an instance (`x[0]`, `x["shop"]`) of a resource written with count or for_each: its block is the resource's.
+      const parsed = safeParse(imp.to);
+      if (!configAddresses.has(parsed ? configAddressOf(parsed) : imp.to)) {
         reasons.push(
           `${imp.to} is not in the configuration: add the generated ruleset first (\`cf-waf-migrate plan --out-dir DIR\`, then copy DIR/ruleset.tf into the root module, steps 1 and 2; for one workspace of a root that has several, DIR/<root>/<workspace>/ruleset.tf as cf-waf-migrate-ruleset-<workspace>.tf, one file per workspace); a root-module cloudflare_ruleset of phase ${MANAGED_PHASE} for the zone is used whatever its name`,
         );

@@ -40,7 +40,7 @@ import { rulesetResourceName } from "./naming.js";
 import { untranslatableTargetFinding } from "./page-rule-target-check.js";
 import { buildRuleset } from "./ruleset-builder.js";
 import { otherProductsFindings } from "./bypass-products.js";
-import { declaredEntryPointName, duplicateEntryPointFindings } from "./entry-point.js";
+import { declaredEntryPoint, duplicateEntryPointFindings } from "./entry-point.js";
 import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "./ruleset-order.js";
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
@@ -135,7 +135,7 @@ function wantedRulesetName(z: ZoneInventory, opts: AnalyzeOptions): string {
   if (given !== undefined) return given;
   const generated = rulesetResourceName(z.zoneId, z.zone?.name ?? null);
   if (opts.rulesetWorkspace !== undefined) return workspaceResourceName(generated, opts.rulesetWorkspace);
-  return declaredEntryPointName(z.rulesets) ?? generated;
+  return declaredEntryPoint(z.rulesets)?.name ?? generated;
 }
 
 export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): AnalysisResult {
@@ -143,9 +143,19 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   // Two zones must never share a resource name (two unresolved `var.zone_id` zones, or look-alike names).
   const names = inputRecord<string>();
   const taken = new Set<string>();
-  // A given resource with for_each serves each zone from its own instance (`x["shop"]`, `x["blog"]`): the
-  // same name is then shared, never an instance.
-  const instanceOf = (zoneId: string) => (ownValue(opts.rulesetResourceNames, zoneId) !== undefined ? (ownValue(opts.rulesetInstanceSuffixes, zoneId) ?? "") : "");
+  // The instance of a root-module entry point written with count or for_each that serves a zone (when no
+  // name is given and the ruleset is not limited to a workspace: wantedRulesetName then takes it).
+  const suffixes = inputRecord<string>();
+  if (opts.rulesetWorkspace === undefined) {
+    for (const z of zones) {
+      const declared = ownValue(opts.rulesetResourceNames, z.zoneId) === undefined ? declaredEntryPoint(z.rulesets) : null;
+      if (declared && declared.instance !== "") suffixes[z.zoneId] = declared.instance;
+    }
+  }
+  const instanceSuffixes = { ...suffixes, ...opts.rulesetInstanceSuffixes };
+  // A given (or declared) resource with for_each serves each zone from its own instance (`x["shop"]`,
+  // `x["blog"]`): the same name is then shared, never an instance.
+  const instanceOf = (zoneId: string) => (ownValue(opts.rulesetResourceNames, zoneId) !== undefined || Object.hasOwn(suffixes, zoneId) ? (ownValue(instanceSuffixes, zoneId) ?? "") : "");
   for (const z of zones) {
     const wanted = wantedRulesetName(z, opts);
     const suffix = instanceOf(z.zoneId);
@@ -154,7 +164,7 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
     taken.add(name + suffix);
     names[z.zoneId] = name;
   }
-  const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names, forgotten: inv.forgotten ?? [] }));
+  const analyses = zones.map((z) => analyzeZone(z, { ...opts, rulesetResourceNames: names, ...(Object.keys(instanceSuffixes).length ? { rulesetInstanceSuffixes: instanceSuffixes } : {}), forgotten: inv.forgotten ?? [] }));
   const findings: Finding[] = analyses.flatMap((a) => a.findings);
   // Blocks left out of every zone (no instance): still blocks to delete.
   const zoned = new Set(zones.flatMap((z) => [...z.packages, ...z.groups, ...z.rules, ...z.overrides].map((x) => x.ref)));

@@ -58,18 +58,23 @@ export function rootModuleEntryPoints(rulesets: readonly ExistingRuleset[]): Exi
 }
 
 /**
- * The name of the one root-module `http_request_firewall_managed` ruleset of a zone written without count or
- * for_each (a hand-migrated entry point, or ruleset.tf copied in), or null (none, two: DUPLICATE_ENTRY_POINT,
- * or one with count/for_each, whose instance only apply can pick). `rulesets` are the zone's own. What
- * scan, plan and apply all import the zone's entry point into, instead of a second, generated resource that
- * would manage the same entry point (each apply overwriting the other).
+ * The one root-module `http_request_firewall_managed` ruleset of a zone (a hand-migrated entry point, or
+ * ruleset.tf copied in): its name, and the instance of it that serves the zone (`[0]`, `["prod"]`; "" for a
+ * resource without count or for_each). Null when there is none, two (DUPLICATE_ENTRY_POINT), or one whose
+ * instances are not known offline. `rulesets` are the zone's own. What scan, plan and apply all import the
+ * zone's entry point into, instead of a second, generated resource that would manage the same entry point
+ * (each apply overwriting the other); apply reads the same instance address (apply/preflight.ts).
  */
-export function declaredEntryPointName(rulesets: readonly ExistingRuleset[]): string | null {
+export function declaredEntryPoint(rulesets: readonly ExistingRuleset[]): { name: string; instance: string } | null {
   const own = rootModuleEntryPoints(rulesets);
   if (own.length !== 1) return null;
   const ref = own[0]!.ref;
-  if (ref.address !== ref.configAddress || ref.mayHaveNoInstances || ref.instancesUnknown || ref.noInstances) return null;
-  return ref.configAddress.slice("cloudflare_ruleset.".length);
+  if (ref.instancesUnknown || ref.noInstances || !ref.address.startsWith(ref.configAddress)) return null;
+  const instance = ref.address.slice(ref.configAddress.length);
+  // At the bare address, a resource with count or for_each is one whose instances are not known offline (an
+  // instance that is known has its key; `mayHaveNoInstances` only says zero instances would be no drift).
+  if (instance === "" && ref.mayHaveNoInstances) return null;
+  return { name: ref.configAddress.slice("cloudflare_ruleset.".length), instance };
 }
 
 /** `module.a["x"].module.b.cloudflare_ruleset.r` → `module.a.module.b`; "" at the root. */

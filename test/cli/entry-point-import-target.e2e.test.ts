@@ -168,3 +168,68 @@ module "waf" {
     expect(targets(plan.stdout)).toEqual(targets(scan.stdout));
   });
 });
+
+// The root declares the entry point with for_each over its zones (one ruleset per zone, from terraform.tfvars)
+// or with count: each zone imports into its own instance, `cloudflare_ruleset.managed["shop"]`, as apply does
+// (apply/preflight.ts); scan and plan named a generated second resource for the same entry point.
+describe("the import target when the declared entry point has count or for_each", () => {
+  const ZONES = { shop: "3c4d5e6f708192a3b4c5d6e7f8091a2b", blog: "4d5e6f708192a3b4c5d6e7f8091a2b3c" } as const;
+
+  function keyed(repeat: "for_each" | "count"): string {
+    const top = tempDir("cfwm-ep-keyed-");
+    const live = path.join(top, "live");
+    mkdirSync(path.join(top, "modules", "waf"), { recursive: true });
+    writeFileSync(path.join(top, "modules", "waf", "main.tf"), MODULE);
+    mkdirSync(live, { recursive: true });
+    const zones = repeat === "for_each" ? ZONES : { shop: ZONES.shop };
+    writeFileSync(
+      path.join(live, "main.tf"),
+      `terraform {
+  required_version = ">= 1.5.0"
+  required_providers {
+    cloudflare = {
+      source  = "cloudflare/cloudflare"
+      version = "~> 4.0"
+    }
+  }
+}
+variable "zones" { type = map(string) }
+module "waf" {
+  source   = "../modules/waf"
+  for_each = var.zones
+  zone_id  = each.value
+}
+resource "cloudflare_ruleset" "managed" {
+  ${repeat === "for_each" ? "for_each = var.zones\n  zone_id  = each.value" : 'count   = 1\n  zone_id = var.zones["shop"]'}
+  name    = "managed"
+  kind    = "zone"
+  phase   = "http_request_firewall_managed"
+}
+`,
+    );
+    writeFileSync(path.join(live, "terraform.tfvars"), `zones = {\n${Object.entries(zones).map(([k, v]) => `  ${k} = "${v}"`).join("\n")}\n}\n`);
+    return live;
+  }
+
+  for (const [repeat, expected] of [
+    ["for_each", { [ZONES.shop]: ['cloudflare_ruleset.managed["shop"]'], [ZONES.blog]: ['cloudflare_ruleset.managed["blog"]'] }],
+    ["count", { [ZONES.shop]: ["cloudflare_ruleset.managed[0]"] }],
+  ] as const) {
+    it(`${repeat}: scan, plan and imports.tf name each zone's instance`, async () => {
+      const live = keyed(repeat);
+      const ids = Object.keys(expected).flatMap((zone) => ["--ruleset-id", `${zone}=aaaabbbbccccddddeeeeffff00001111`]);
+      const scan = await runCli(["scan", ".", "--format", "json"], { cwd: live });
+      expect(scan.exitCode, scan.stderr).toBe(0);
+      const out = path.join(live, "..", "out");
+      const plan = await runCli(["plan", ".", ...ids, "--out-dir", out, "--format", "json", "--quiet"], { cwd: live });
+      expect(plan.exitCode, plan.stderr).toBe(0);
+      const targets = (json: string) => Object.fromEntries((JSON.parse(json) as Report).zones.map((z) => [z.zoneId, z.imports.map((i) => i.to)]));
+      expect(targets(scan.stdout)).toEqual(expected);
+      expect(targets(plan.stdout)).toEqual(expected);
+      const importsTf = readFileSync(path.join(out, "imports.tf"), "utf8");
+      for (const [to] of Object.values(expected)) expect(importsTf).toContain(`to = ${to}`);
+      expect(importsTf).not.toContain("waf_managed_");
+      expect(readFileSync(path.join(out, "migrate.sh"), "utf8")).not.toMatch(/cloudflare_ruleset\.waf_managed_/);
+    });
+  }
+});
