@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decode, encode, ExtData } from "@msgpack/msgpack";
 
 const DIST = fileURLToPath(new URL("../../dist/sandbox/", import.meta.url));
-const MAIN = path.join(DIST, "provider/main.js");
+// What terraform starts (the mirror's double.env): the double through its code cache (test/package/double-bundle.test.ts).
+const MAIN = path.join(DIST, "provider/start.cjs");
 const COOKIE = { TF_PLUGIN_MAGIC_COOKIE: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2" };
 
 let dir: string;
