@@ -1,11 +1,11 @@
 // After tsc: bundles the command line (scripts/bundle-cli.mjs, which also makes its entry point executable)
 // and the provider double's entry point (scripts/bundle-double.mjs), copies the provider double's data
 // files (schemas, .proto) next to its compiled code, and parses the .proto files into the JSON descriptors
-// the double reads at start (scripts/double-descriptors.mjs).
+// the double reads at start (scripts/double-descriptors.mjs), and trains the double's code cache.
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundleCli } from "./bundle-cli.mjs";
-import { bundleProviderDouble } from "./bundle-double.mjs";
+import { bundleProviderDouble, trainDoubleCodeCache } from "./bundle-double.mjs";
 import { writeProtoDescriptors } from "./double-descriptors.mjs";
 import { currentStamp, STAMP_FILE } from "./build-stamp.mjs";
 
@@ -20,5 +20,7 @@ for (const [from, ext] of [["sandbox/schemas/", ".json"], ["sandbox/provider/pro
 }
 const protoDir = new URL("../dist/sandbox/provider/proto/", import.meta.url);
 if (existsSync(protoDir)) await writeProtoDescriptors(fileURLToPath(protoDir));
+// The double's code cache: its training run reads the schemas and descriptors copied and written above.
+trainDoubleCodeCache();
 // Last: dist/ is complete (scripts/build-stamp.mjs).
 writeFileSync(STAMP_FILE, `${currentStamp()}\n`);

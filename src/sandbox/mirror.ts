@@ -86,7 +86,10 @@ export function buildMirror(dir: string, versions: string[] = servedVersions()):
   }
   const tlsDir = join(root, "tls");
   ensureServerIdentity(tlsDir);
-  const main = fileURLToPath(new URL("./provider/main.js", import.meta.url));
+  // start.cjs (the build's launcher: the double through V8's code cache, scripts/bundle-double.mjs); main.js
+  // when only tsc ran.
+  const start = fileURLToPath(new URL("./provider/start.cjs", import.meta.url));
+  const main = existsSync(start) ? start : fileURLToPath(new URL("./provider/main.js", import.meta.url));
   if (!existsSync(main)) throw new Error(`provider double entry point missing: ${main} (run npm run build)`);
   writeFileAtomicSync(
     join(root, "double.env"),

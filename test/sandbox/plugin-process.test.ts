@@ -4,7 +4,7 @@
 
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { X509Certificate } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decode, encode, ExtData } from "@msgpack/msgpack";
 
 const DIST = fileURLToPath(new URL("../../dist/sandbox/", import.meta.url));
-const MAIN = path.join(DIST, "provider/main.js");
+// What terraform starts (the mirror's double.env): the double through its code cache (test/package/double-bundle.test.ts).
+const MAIN = path.join(DIST, "provider/start.cjs");
 const COOKIE = { TF_PLUGIN_MAGIC_COOKIE: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2" };
 
 let dir: string;
@@ -35,8 +36,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>): { child: ChildProcess; firstLine: Promise<string>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+function start(env: Record<string, string>, nodeArgs: string[] = []): { child: ChildProcess; firstLine: Promise<string>; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
   const firstLine = new Promise<string>((resolve) => {
@@ -75,13 +76,27 @@ describe("provider double plugin process", () => {
   it(
     "handshakes with AutoMTLS, serves the schema, ignores SIGINT and exits on Shutdown",
     async () => {
-      const { child, firstLine, exited } = start({
-        ...COOKIE,
-        CF_DOUBLE_VERSION: "3.35.0",
-        PLUGIN_PROTOCOL_VERSIONS: "5,6",
-        PLUGIN_CLIENT_CERT: clientCert.toString(),
-        CF_DOUBLE_TLS_DIR: path.join(dir, "tls"),
-      });
+      // Records any collation (ICU's collator costs ~6 ms to set up, in a process terraform starts per command).
+      const collations = path.join(dir, "collations.log");
+      const spy = path.join(dir, "collation-spy.cjs");
+      writeFileSync(
+        spy,
+        `const fs = require("fs"); const log = (what) => fs.appendFileSync(process.env.COLLATIONS, what + "\\n");
+const lc = String.prototype.localeCompare; String.prototype.localeCompare = function (...a) { log("localeCompare"); return lc.apply(this, a); };
+const C = Intl.Collator; Intl.Collator = function (...a) { log("Intl.Collator"); return new C(...a); };\n`,
+      );
+      writeFileSync(collations, "");
+      const { child, firstLine, exited } = start(
+        {
+          ...COOKIE,
+          CF_DOUBLE_VERSION: "3.35.0",
+          PLUGIN_PROTOCOL_VERSIONS: "5,6",
+          PLUGIN_CLIENT_CERT: clientCert.toString(),
+          CF_DOUBLE_TLS_DIR: path.join(dir, "tls"),
+          COLLATIONS: collations,
+        },
+        ["--require", spy],
+      );
       const line = await firstLine;
       const fields = line.trimEnd().split("|");
       expect(fields.slice(0, 3)).toEqual(["1", "5", "tcp"]);
@@ -98,6 +113,10 @@ describe("provider double plugin process", () => {
       expect(Object.keys(schema.resource_schemas)).toContain("cloudflare_waf_package");
       const pkg = schema.resource_schemas.cloudflare_waf_package.block.attributes.find((a: any) => a.name === "sensitivity");
       expect(JSON.parse(Buffer.from(pkg.type).toString())).toBe("string");
+      // Names in byte order (the real provider's sort.Strings), sorted without a collator.
+      const names = schema.resource_schemas.cloudflare_waf_package.block.attributes.map((a: any) => a.name);
+      expect(names).toEqual([...names].sort());
+      expect(readFileSync(collations, "utf8")).toBe("");
 
       // Ctrl-C reaches the whole process group; go-plugin servers wait for terraform instead of dying.
       child.kill("SIGINT");

@@ -37,6 +37,15 @@ function validationDiagnostics(schema: ResourceSchema, config: Value): Diagnosti
   }));
 }
 
+/**
+ * Names in byte order, as the real provider's Go code sorts them (sort.Strings); Terraform reads the lists
+ * into maps, so only the bytes sent depend on it. Not localeCompare: its first call sets up ICU's collator,
+ * ~6 ms of each double process's ~0.14 s of CPU, once per terraform command.
+ */
+function byName([a]: [string, unknown], [b]: [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function attributeToProto(name: string, a: AttributeSchema): unknown {
   return {
     name,
@@ -47,7 +56,7 @@ function attributeToProto(name: string, a: AttributeSchema): unknown {
           nested_type: {
             nesting: a.nested.nesting.toUpperCase(),
             attributes: Object.entries(a.nested.attributes)
-              .sort(([x], [y]) => x.localeCompare(y))
+              .sort(byName)
               .map(([n, inner]) => attributeToProto(n, inner)),
           },
         }
@@ -65,10 +74,10 @@ function blockToProto(block: BlockSchema): unknown {
   return {
     version: 0,
     attributes: Object.entries(block.attributes)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(byName)
       .map(([name, a]) => attributeToProto(name, a)),
     block_types: Object.entries(block.blocks)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(byName)
       .map(([name, bt]) => ({
         type_name: name,
         nesting: bt.nesting.toUpperCase(),
