@@ -120,6 +120,28 @@ module "waf" {
     expect(r.report.errors[0]!.message).toContain("no file exists at settings/prod.yaml");
   });
 
+  it("in a .tf.json root: the error is at the file() call inside the JSON string", async () => {
+    const root = example('yamldecode(file("${path.module}/zones.yaml"))');
+    const { rmSync } = await import("node:fs");
+    rmSync(path.join(root, "main.tf"));
+    writeFileSync(
+      path.join(root, "main.tf.json"),
+      `${JSON.stringify(
+        {
+          locals: { zones: '${yamldecode(file("${path.module}/zones.yaml"))}' },
+          module: { waf: { source: "../../", for_each: "${local.zones}", zone_id: "${each.value.zone_id}", sensitivity: "${each.value.sensitivity}" } },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    const r = await scan(root);
+    expect(r.exitCode).toBe(2);
+    // Line 3 of the file: `    "zones": "${yamldecode(file(\"${path.module}/zones.yaml\"))}"`, the call at column 28.
+    expect(r.report.errors).toEqual([expect.objectContaining({ file: "main.tf.json", line: 3, column: 28 })]);
+    expect(r.stderr).toContain('main.tf.json:3:28: file("zones.yaml")');
+  });
+
   it("inside try(...) or a conditional's result not taken: terraform plans, so no error", async () => {
     const fallback = `{ shop = { zone_id = "${ZONE}", sensitivity = "low" } }`;
     for (const zones of [`try(yamldecode(file("\${path.module}/zones.yaml")), ${fallback})`, `false ? yamldecode(file("\${path.module}/zones.yaml")) : ${fallback}`]) {
