@@ -77,6 +77,7 @@ export class EvaluationContext {
     const children = new Map<ModuleNode, ModuleNode[]>();
     for (const n of allNodes) if (n.parent) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
     const visit = (node: ModuleNode, parents: ModuleInstance[]) => {
+      this.checkRequiredInputs(node);
       const list = this.instances.get(node) ?? [];
       for (const p of parents) list.push(...this.expandModule(node, p));
       this.instances.set(node, list);
@@ -122,9 +123,36 @@ export class EvaluationContext {
     return exp;
   }
 
-  /** The input errors found so far: bad `count`/`for_each` values terraform rejects (`expand`), `file()` calls of files it cannot read. */
+  /**
+   * The input errors found so far: bad `count`/`for_each` values terraform rejects (`expand`), `file()` calls of
+   * files it cannot read, module calls missing a required variable.
+   */
   get inputErrors(): AttributeError[] {
     return [...this.invalid.values()];
+  }
+
+  /**
+   * A module call that does not set a variable the module declares without a default: terraform rejects the
+   * configuration ("Missing required argument"), so it is an input error at the call, whatever the values
+   * that depend on the variable (unknown, VALUE_UNRESOLVED) mean for the zones.
+   */
+  private checkRequiredInputs(node: ModuleNode): void {
+    const call = node.call;
+    if (!call) return;
+    const variables = node.dir.variables;
+    const missing = Object.keys(variables)
+      .filter((name) => !Object.hasOwn(variables[name]!, "default") && !Object.hasOwn(call.inputs, name))
+      .sort();
+    for (const name of missing) {
+      const key = `${call.file}\u0000${call.line}\u0000required\u0000${name}`;
+      if (this.invalid.has(key)) continue;
+      this.invalid.set(key, {
+        file: call.file,
+        line: call.line,
+        column: null,
+        message: `module "${call.name}": the argument "${name}" is required (its variable has no default), but the module block does not set it: terraform rejects this configuration (Missing required argument); set ${name} in the module block`,
+      });
+    }
   }
 
   private recordInvalid(at: BlockAt, attribute: string, message: string): void {
