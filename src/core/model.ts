@@ -449,6 +449,11 @@ export interface ReportList<T> extends Iterable<T> {
    * list read back from disk keeps its items in that text, and the JSON report copies it.
    */
   jsonTexts?(): Iterable<string>;
+  /**
+   * What the JSON report prints between the list's brackets (render/json.ts jsonListBody of its jsonTexts),
+   * in pieces of any size: a list whose text is put together elsewhere (a worker) hands it over whole.
+   */
+  jsonBody?(): Iterable<string>;
 }
 
 /** A report whose big lists may be read back item by item when written (a large estate's scan): same JSON. */

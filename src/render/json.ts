@@ -18,9 +18,8 @@ export function* renderJsonChunks(report: Report | StreamedReport): Generator<st
     first = false;
     if (isList(value) && value.length > 0) {
       yield "[";
-      let i = 0;
-      if (value.jsonTexts) for (const text of value.jsonTexts()) yield `${i++ ? "," : ""}\n    ${text}`;
-      else for (const item of value) yield `${i++ ? "," : ""}\n    ${reportItemJson(item)}`;
+      if (value.jsonBody) yield* value.jsonBody();
+      else yield* jsonListBody(value.jsonTexts ? value.jsonTexts() : mapItems(value, reportItemJson));
       yield "\n  ]";
     } else if (isList(value)) {
       yield "[]";
@@ -29,6 +28,19 @@ export function* renderJsonChunks(report: Report | StreamedReport): Generator<st
     }
   }
   yield entries.length ? "\n}\n" : "}\n";
+}
+
+/**
+ * What a top-level list prints between its brackets, from its items' texts (`reportItemJson`): each item on
+ * its own line, a comma between two. `before`: items of the list already printed (a body continued).
+ */
+export function* jsonListBody(texts: Iterable<string>, before = 0): Generator<string> {
+  let i = before;
+  for (const text of texts) yield `${i++ ? "," : ""}\n    ${text}`;
+}
+
+function* mapItems<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
+  for (const a of items) yield f(a);
 }
 
 /**

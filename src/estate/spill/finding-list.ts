@@ -3,9 +3,11 @@
 // finding kept in memory, the finding itself. Walked as findings, the texts are parsed; walked as the JSON
 // report's texts (ReportList.jsonTexts), they are copied.
 import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
-import { reportItemJson } from "../../render/json.js";
+import { jsonListBody, reportItemJson } from "../../render/json.js";
 import type { Finding, ReportList } from "../../core/model.js";
+import { readFindingRecord } from "./finding-record.js";
 import { mergeSorted } from "./kmerge.js";
+import type { RecordFile, Span } from "./records.js";
 
 export type KeyedFinding = { key: FindingOrderKey; text: string } | { key: Finding; text: null };
 
@@ -13,16 +15,22 @@ export interface KeyedFindingList extends ReportList<Finding> {
   keyed(): Iterable<KeyedFinding>;
 }
 
-export function keyedFindingList(length: number, keyed: () => Iterable<KeyedFinding>): KeyedFindingList {
+/**
+ * `body`: the JSON report's text of the list put together elsewhere (./merge-offload.ts), or null when it is
+ * not (the texts are then copied here).
+ */
+export function keyedFindingList(length: number, keyed: () => Iterable<KeyedFinding>, body: () => Iterable<string> | null = () => null): KeyedFindingList {
+  const jsonTexts = function* () {
+    for (const f of keyed()) yield f.text ?? reportItemJson(f.key);
+  };
   return {
     length,
     keyed,
+    jsonBody: () => body() ?? jsonListBody(jsonTexts()),
     *[Symbol.iterator]() {
       for (const f of keyed()) yield f.text === null ? f.key : (JSON.parse(f.text) as Finding);
     },
-    *jsonTexts() {
-      for (const f of keyed()) yield f.text ?? reportItemJson(f.key);
-    },
+    jsonTexts,
   };
 }
 
@@ -40,4 +48,28 @@ export function keyedInMemory(findings: Iterable<Finding>): Generator<KeyedFindi
   return (function* () {
     for (const f of findings) yield { key: f, text: null };
   })();
+}
+
+/** A run of spilled finding records (./finding-record.ts): one instance's, sorted. */
+export interface FindingRun {
+  file: RecordFile;
+  span: Span;
+}
+
+/**
+ * The spilled runs, in instance order, and the findings kept in memory (after them: a tie goes to a run)
+ * merged into the report's order. Where the merge runs (this thread or ./merge-worker.ts) it is this one.
+ */
+export function mergeFindingRuns(runs: readonly FindingRun[], inMemory: Iterable<KeyedFinding>): Generator<KeyedFinding> {
+  const size = mergeReadSize(runs.length);
+  return mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, size), readFindingRecord)), inMemory]);
+}
+
+/** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within 8 MB. */
+function mergeReadSize(runs: number): number {
+  return Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 23) / Math.max(1, runs))));
+}
+
+function* mapItems<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
+  for (const a of items) yield f(a);
 }

@@ -4,7 +4,7 @@
 // by the builders, in parallel, not by the thread writing the report after them); what is kept is what the
 // split-zone join and the report's head need (zone stubs with their id, root and workspace; the
 // RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
-import { findingOrderKey, sortFindings, type FindingOrderKey } from "../../core/findings.js";
+import { sortFindings } from "../../core/findings.js";
 import { reportItemJson } from "../../render/json.js";
 import type { Finding, Severity } from "../../core/model.js";
 import { reportedResource } from "../../core/report.js";
@@ -14,6 +14,7 @@ import type { EstateInstance } from "../load.js";
 import type { ReportedInstance } from "../report.js";
 import { analyseForReport } from "../stream.js";
 import { toBytes } from "../../terraform/parse-pool/clone.js";
+import { findingRecord } from "./finding-record.js";
 import type { RecordFile, Span } from "./records.js";
 
 /** Kept in memory of a finding the join may drop: every other finding is spilled. */
@@ -78,18 +79,4 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
     runCount: spilled.length,
     severities,
   };
-}
-
-/**
- * A spilled finding: the fields its order reads, on a line of their own (compact JSON holds no line break),
- * then its report text. The runs are merged by the first line alone.
- */
-function findingRecord(f: Finding): string {
-  return `${JSON.stringify(findingOrderKey(f))}\n${reportItemJson(f)}`;
-}
-
-/** A spilled finding's order key and its report text. */
-export function readFindingRecord(record: string): { key: FindingOrderKey; text: string } {
-  const cut = record.indexOf("\n");
-  return { key: JSON.parse(record.slice(0, cut)) as FindingOrderKey, text: record.slice(cut + 1) };
 }

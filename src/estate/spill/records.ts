@@ -32,6 +32,11 @@ export class RecordFile {
     this.fd = written ? openSync(file, "r") : openSync(file, "wx+", 0o600);
   }
 
+  /** The file's path (another thread opens it there to read it). */
+  get path(): string {
+    return this.file;
+  }
+
   /** Current end of the file (what the next record's span starts at). */
   get offset(): number {
     return this.size;

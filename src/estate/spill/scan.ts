@@ -15,8 +15,9 @@ import { buildEstateReport, type ReportedInstance } from "../report.js";
 import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "../../terraform/parse-pool/clone.js";
-import { readFindingRecord, spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
-import { keyedFindingList, keyedInMemory, mergeKeyed } from "./finding-list.js";
+import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
+import { keyedFindingList, keyedInMemory, mergeFindingRuns } from "./finding-list.js";
+import { startMergeWorker, type OffloadedMerge } from "./merge-offload.js";
 import path from "node:path";
 
 export interface SpilledScan {
@@ -131,21 +132,50 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       return p ? reportItemJson(patchedZone(at.file.text(at.span), p)) : at.file.text(at.span);
     };
     // Spilled findings are merged by their order keys; a finding kept in memory is its own key.
-    const mergedFindings = () => mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, mergeRead(runs.length)), readFindingRecord)), keyedInMemory(inMemory)]);
+    const mergedFindings = () => mergeFindingRuns(runs, keyedInMemory(inMemory));
+    // The JSON report walks resources, zones and findings in that order: as it starts on the resources, the
+    // findings' merge starts on a worker (./merge-offload.ts), to run while this thread copies the others.
+    let offloaded: OffloadedMerge | null | undefined;
+    const startMerge = () => {
+      if (offloaded !== undefined) return;
+      files.findings.flush();
+      offloaded = startMergeWorker(
+        dir,
+        runs.map((r) => ({ path: r.file.path, span: r.span })),
+        [...keyedInMemory(inMemory)],
+      );
+    };
+    /** The worker's merge, once: a second JSON report of the same scan merges on this thread. */
+    const takeMerge = () => {
+      startMerge();
+      const taken = offloaded;
+      offloaded = null;
+      return taken;
+    };
     const resourceTexts = function* () {
       for (const r of resourceSpans) yield* r.file.texts(r.span, SEQUENTIAL_READ);
     };
     const report: StreamedReport = {
       ...head,
-      resources: list(resourceCount, () => mapItems(resourceTexts(), (text) => JSON.parse(text) as ReportResource), resourceTexts),
+      resources: list(
+        resourceCount,
+        () => mapItems(resourceTexts(), (text) => JSON.parse(text) as ReportResource),
+        () => {
+          startMerge();
+          return resourceTexts();
+        },
+      ),
       zones: list(
         stubs.length,
         () => mapItems(stubs, (stub) => JSON.parse(zoneText(stub)) as ZoneReport),
         () => mapItems(stubs, zoneText),
       ),
-      findings: keyedFindingList(spilledFindings + inMemory.length, mergedFindings),
+      findings: keyedFindingList(spilledFindings + inMemory.length, mergedFindings, () => takeMerge()?.body(mergedFindings) ?? null),
     };
-    const close = () => opened.forEach((f) => f.close());
+    const close = () => {
+      offloaded?.close();
+      opened.forEach((f) => f.close());
+    };
     return {
       report,
       allRootPaths: streamed.allRootPaths,
@@ -180,11 +210,6 @@ function readBackWhenRead<O extends object, K extends keyof O>(obj: O, key: K, f
  * in the reads' system calls alone (CPU profile of the main thread).
  */
 const SEQUENTIAL_READ = 1 << 18;
-
-/** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within 8 MB. */
-function mergeRead(runs: number): number {
-  return Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 23) / Math.max(1, runs))));
-}
 
 /** A list of `length` items produced afresh by `items` each time it is walked (and their JSON report text by `texts`). */
 function list<T>(length: number, items: () => Iterable<T>, texts: () => Iterable<string>): ReportList<T> {

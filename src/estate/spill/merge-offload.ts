@@ -1,0 +1,196 @@
+// The JSON report's findings merged on a worker (./merge-worker.ts) while this thread writes the report's
+// resources and zones (issue #17). A big scan's findings are hundreds of sorted runs on disk; merging them
+// and putting their text together was the largest part of the report's write, which ran on one thread at
+// the end of the scan while the other core idled (100 MB bench tree: ~1 s of a ~2 s tail).
+//
+// The worker writes the list's body (render/json.ts jsonListBody) to a file in the spill directory, piece
+// by piece, and publishes each piece's end and item count in shared memory; this thread reads the pieces in
+// order as the report reaches them (the report is rendered by a synchronous generator), waiting with
+// `Atomics.wait` only when the worker is behind. The worker runs ahead as far as it can without holding
+// anything (a window in memory held it back: it filled while this thread was still on the zones). The merge
+// is the same function either side (finding-list.ts mergeFindingRuns): when the worker fails, or makes no
+// progress for STALL_MS, this thread merges the rest itself, after the findings already written.
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Worker } from "node:worker_threads";
+import { findingOrderKey, type FindingOrderKey } from "../../core/findings.js";
+import type { Finding } from "../../core/model.js";
+import { jsonListBody, reportItemJson } from "../../render/json.js";
+import type { KeyedFinding } from "./finding-list.js";
+import type { Span } from "./records.js";
+
+/** `CFWM_MERGE_WORKER`: `0` never starts the worker, `1` always does (the tests' way on small trees). */
+export const MERGE_WORKER_ENV = "CFWM_MERGE_WORKER";
+
+/**
+ * Bytes of spilled finding records below which the merge stays on this thread: the worker's start-up
+ * (~50 ms of CPU) pays back from ~30,000 findings (~3.5 µs each to merge and put together here).
+ */
+export const MERGE_WORKER_MIN_BYTES = 16 << 20;
+
+/**
+ * Characters of the body per piece. Below V8's large-object size (~128 KB): a bigger piece's string lives
+ * until a full collection, and hundreds of them raised peak RSS by ~50 MB on the 100 MB bench tree.
+ */
+export const PIECE_CHARS = 1 << 15;
+
+/** Pieces published and not yet read that the shared table holds (the worker waits when it is full). */
+export const TABLE = 1 << 14;
+
+/**
+ * How long this thread waits for the worker's next piece before it merges the rest itself. Only a worker
+ * that died without a word (out of memory) is that slow: a busy machine's worker finishes a piece every few
+ * milliseconds of its CPU. Reaching it costs time, never the report.
+ */
+const STALL_MS = 30_000;
+
+/** The worker's young generation: its garbage is short-lived (V8's default let its heap grow ~40 MB more). */
+const YOUNG_GENERATION_MB = 4;
+
+/** The shared state: counters (Int32Array) and, per piece, where it ends and how many findings it holds. */
+export const PUBLISHED = 0;
+export const TAKEN = 1;
+export const STATE = 2;
+export const RUNNING = 0;
+export const DONE = 1;
+export const FAILED = 2;
+/** Set by this thread when it no longer reads: the worker stops at its next piece. */
+export const STOPPED = 3;
+
+export interface MergeShared {
+  counters: Int32Array;
+  /** Per piece (index mod TABLE): the body's length in bytes once it is written. */
+  ends: Float64Array;
+  /** Per piece: how many findings it holds. */
+  items: Int32Array;
+}
+
+export function sharedViews(buffer: SharedArrayBuffer): MergeShared {
+  return { counters: new Int32Array(buffer, 0, 4), ends: new Float64Array(buffer, 16, TABLE), items: new Int32Array(buffer, 16 + 8 * TABLE, TABLE) };
+}
+
+/** What the worker is given. */
+export interface MergeWorkerData {
+  /** The runs, in instance order: a file's path and the span of its records. */
+  runs: { path: string; span: Span }[];
+  /** The findings kept in memory, keyed, with their report text (merged after the runs). */
+  inMemory: { key: FindingOrderKey; text: string }[];
+  /** The file the body is written to (made empty by this thread). */
+  out: string;
+  shared: SharedArrayBuffer;
+}
+
+export interface OffloadedMerge {
+  /** The list's body (render/json.ts jsonListBody), from the worker; `merged` is the same list, merged here. */
+  body(merged: () => Iterable<KeyedFinding>): Generator<string>;
+  /** Stops the worker (when the body was not read to its end). */
+  close(): void;
+}
+
+/**
+ * Starts the merge of `runs` (each file flushed) and `inMemory` on a worker, writing into `dir`, when the
+ * runs are big enough (or CFWM_MERGE_WORKER says) and the worker is built; null otherwise (merge here).
+ */
+export function startMergeWorker(dir: string, runs: { path: string; span: Span }[], inMemory: readonly KeyedFinding[], env: NodeJS.ProcessEnv = process.env): OffloadedMerge | null {
+  const choice = env[MERGE_WORKER_ENV]?.trim();
+  if (choice === "0") return null;
+  const bytes = runs.reduce((n, r) => n + r.span.end - r.span.start, 0);
+  if (choice !== "1" && bytes < MERGE_WORKER_MIN_BYTES) return null;
+  const file = fileURLToPath(new URL("./merge-worker.js", import.meta.url));
+  // Running from the TypeScript sources (tests) there is no compiled worker: the merge stays here.
+  if (!existsSync(file)) return null;
+  const out = path.join(dir, "merged-findings.txt");
+  let fd: number;
+  try {
+    fd = openSync(out, "wx+", 0o600);
+  } catch {
+    return null;
+  }
+  const shared = new SharedArrayBuffer(16 + 12 * TABLE);
+  const data: MergeWorkerData = { runs, inMemory: inMemory.map((f) => ({ key: findingOrderKey(f.key as Finding), text: textOf(f) })), out, shared };
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+  let worker: Worker;
+  try {
+    worker = new Worker(file, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  } catch {
+    closeSync(fd);
+    return null;
+  }
+  worker.unref();
+  // A failure is published in the shared state; an 'error' event must not end the process meanwhile.
+  worker.on("error", () => undefined);
+  return new WorkerMerge(worker, fd, sharedViews(shared));
+}
+
+class WorkerMerge implements OffloadedMerge {
+  private closed = false;
+  /** One buffer for every piece read (grown when a piece is bigger). */
+  private buffer = Buffer.allocUnsafe(4 * PIECE_CHARS);
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly fd: number,
+    private readonly shared: MergeShared,
+  ) {}
+
+  *body(merged: () => Iterable<KeyedFinding>): Generator<string> {
+    const { counters, ends, items } = this.shared;
+    let taken = 0;
+    let position = 0;
+    let written = 0;
+    while (!this.closed) {
+      const published = Atomics.load(counters, PUBLISHED);
+      if (taken < published) {
+        const slot = taken % TABLE;
+        const end = ends[slot]!;
+        const text = this.read(position, end);
+        written += items[slot]!;
+        position = end;
+        Atomics.store(counters, TAKEN, ++taken);
+        Atomics.notify(counters, TAKEN);
+        yield text;
+        continue;
+      }
+      const state = Atomics.load(counters, STATE);
+      if (state === DONE && Atomics.load(counters, PUBLISHED) === taken) return this.close();
+      if (state === FAILED) break;
+      if (state === RUNNING && Atomics.wait(counters, PUBLISHED, published, STALL_MS) === "timed-out") break;
+    }
+    this.close();
+    yield* jsonListBody(textsAfter(merged(), written), written);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    Atomics.store(this.shared.counters, STOPPED, 1);
+    Atomics.notify(this.shared.counters, TAKEN);
+    closeSync(this.fd);
+    void this.worker.terminate();
+  }
+
+  private read(from: number, to: number): string {
+    const size = to - from;
+    if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, 2 * this.buffer.length));
+    let done = 0;
+    while (done < size) {
+      const n = readSync(this.fd, this.buffer, done, size - done, from + done);
+      if (n === 0) throw new Error(`the merged findings at ${from} are cut short`);
+      done += n;
+    }
+    return this.buffer.toString("utf8", 0, size);
+  }
+}
+
+/** The texts of `merged` after its first `skip` findings. */
+function* textsAfter(merged: Iterable<KeyedFinding>, skip: number): Generator<string> {
+  let i = 0;
+  for (const f of merged) if (i++ >= skip) yield textOf(f);
+}
+
+/** A finding kept in memory has no text yet: it is printed as the JSON report prints it. */
+function textOf(f: KeyedFinding): string {
+  return f.text ?? reportItemJson(f.key);
+}

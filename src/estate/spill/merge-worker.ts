@@ -1,0 +1,75 @@
+// The worker of ./merge-offload.ts: merges a big scan's spilled findings (finding-list.ts mergeFindingRuns,
+// as the main thread would) and writes the JSON report's text of the list to a file, piece by piece,
+// publishing each piece once it is written. Any failure is published as one: the main thread merges the
+// rest itself.
+import { closeSync, openSync, writeSync } from "node:fs";
+import { workerData } from "node:worker_threads";
+import { jsonListBody } from "../../render/json.js";
+import { mergeFindingRuns, type KeyedFinding } from "./finding-list.js";
+import { DONE, FAILED, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAKEN, sharedViews, type MergeWorkerData } from "./merge-offload.js";
+import { RecordFile } from "./records.js";
+
+const data = workerData as MergeWorkerData;
+const { counters, ends, items } = sharedViews(data.shared);
+
+/** The tests' way to make the worker fail (CFWM_MERGE_WORKER_FAULT=throw): after its first piece. */
+const FAULT = process.env.CFWM_MERGE_WORKER_FAULT;
+
+/** Thrown when the main thread stopped reading: nothing more to write. */
+class Stopped extends Error {}
+
+const files = new Map<string, RecordFile>();
+const out = openSync(data.out, "r+");
+let pieces = 0;
+let length = 0;
+
+function publish(text: string, count: number): void {
+  for (;;) {
+    if (Atomics.load(counters, STOPPED)) throw new Stopped();
+    const taken = Atomics.load(counters, TAKEN);
+    if (pieces - taken < TABLE) break;
+    Atomics.wait(counters, TAKEN, taken);
+  }
+  const buf = Buffer.from(text, "utf8");
+  let done = 0;
+  while (done < buf.length) done += writeSync(out, buf, done, buf.length - done, length + done);
+  length += buf.length;
+  ends[pieces % TABLE] = length;
+  items[pieces % TABLE] = count;
+  Atomics.store(counters, PUBLISHED, ++pieces);
+  Atomics.notify(counters, PUBLISHED);
+}
+
+function finish(state: number): void {
+  Atomics.store(counters, STATE, state);
+  Atomics.notify(counters, PUBLISHED);
+}
+
+try {
+  const open = (p: string) => files.get(p) ?? files.set(p, new RecordFile(p, true)).get(p)!;
+  const runs = data.runs.map((r) => ({ file: open(r.path), span: r.span }));
+  const inMemory: KeyedFinding[] = data.inMemory;
+  let text = "";
+  let count = 0;
+  for (const chunk of jsonListBody(textsOf(mergeFindingRuns(runs, inMemory)))) {
+    text += chunk;
+    count++;
+    if (text.length >= PIECE_CHARS) {
+      publish(text, count);
+      if (FAULT === "throw") throw new Error("merge worker fault injected");
+      text = "";
+      count = 0;
+    }
+  }
+  if (count > 0) publish(text, count);
+  finish(DONE);
+} catch (e) {
+  if (!(e instanceof Stopped)) finish(FAILED);
+} finally {
+  for (const f of files.values()) f.close();
+  closeSync(out);
+}
+
+function* textsOf(merged: Iterable<KeyedFinding>): Generator<string> {
+  for (const f of merged) yield f.text!;
+}

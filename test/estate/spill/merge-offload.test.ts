@@ -1,0 +1,121 @@
+// The JSON report's findings merged on a worker (the built modules: the worker runs compiled JavaScript)
+// give, byte for byte, the body this thread's merge gives: spilled runs and findings kept in memory, ties
+// to the earlier run; a worker that fails part-way is finished here after what it already gave; the worker
+// starts only when asked or when the runs are big.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { Finding, Severity } from "../../../src/core/model.js";
+import { ROOT } from "../../support/cli.js";
+
+type Offload = typeof import("../../../src/estate/spill/merge-offload.js");
+type List = typeof import("../../../src/estate/spill/finding-list.js");
+type Record_ = typeof import("../../../src/estate/spill/finding-record.js");
+type Records = typeof import("../../../src/estate/spill/records.js");
+type Findings = typeof import("../../../src/core/findings.js");
+
+const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(ROOT, "dist", rel)).href)) as T;
+const work = mkdtempSync(path.join(os.tmpdir(), "merge-offload-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterEach(() => {
+  delete process.env["CFWM_MERGE_WORKER_FAULT"];
+});
+
+const SEVERITIES: Severity[] = ["error", "warning", "info"];
+
+/** Findings of `runs` instances: few zones shared between them, so the runs interleave and tie. */
+function findingsOf(instance: number, count: number): Finding[] {
+  return Array.from({ length: count }, (_, i) => ({
+    code: ["LEGACY_WAF_RESOURCE", "VALUE_UNRESOLVED", "OVERRIDE_MODE"][i % 3]!,
+    severity: SEVERITIES[(i * 7 + instance) % 3]!,
+    message: `finding ${i} of instance ${instance}: ${"x".repeat(200 + ((i * 13) % 300))} “quoted”`,
+    zoneId: i % 5 === 0 ? null : `zone-${(i * 3 + instance) % 11}`,
+    address: `cloudflare_waf_rule.r${i % 17}`,
+    file: `roots/r${instance % 4}/main.tf`,
+    line: (i * 31) % 97,
+    root: `roots/r${instance % 4}`,
+    workspace: "default",
+    ...(i % 4 === 0 ? { details: { ruleId: String(100000 + i), list: [i, "a"] } } : {}),
+  }));
+}
+
+async function fixture(dir: string, instances: number, perInstance: number) {
+  const { RecordFile } = await load<Records>("estate/spill/records.js");
+  const { findingRecord } = await load<Record_>("estate/spill/finding-record.js");
+  const { sortFindings } = await load<Findings>("core/findings.js");
+  // Two writers, as this thread and a root worker: runs spread over two files.
+  const files = [new RecordFile(path.join(dir, "a.txt")), new RecordFile(path.join(dir, "b.txt"))];
+  const runs = [];
+  for (let i = 0; i < instances; i++) {
+    const file = files[i % 2]!;
+    const start = file.offset;
+    for (const f of sortFindings(findingsOf(i, perInstance))) file.append(findingRecord(f));
+    runs.push({ file, span: { start, end: file.offset } });
+  }
+  for (const f of files) f.flush();
+  const inMemory = sortFindings(findingsOf(99, 40).map((f) => ({ ...f, code: "RULESET_ID_UNKNOWN" })));
+  return { runs, inMemory, close: () => files.forEach((f) => f.close()) };
+}
+
+describe("the findings' merge on a worker", () => {
+  it("gives this thread's body, in pieces, and finishes here after a worker that fails", async () => {
+    const { startMergeWorker, PIECE_CHARS } = await load<Offload>("estate/spill/merge-offload.js");
+    const { keyedFindingList, mergeFindingRuns, keyedInMemory } = await load<List>("estate/spill/finding-list.js");
+    const dir = mkdtempSync(path.join(work, "body-"));
+    const { runs, inMemory, close } = await fixture(dir, 12, 60);
+    const merged = () => mergeFindingRuns(runs, keyedInMemory(inMemory));
+    const count = [...merged()].length;
+    // This thread's body: the list without a worker (render/json.ts jsonListBody of the items' texts).
+    const expected = [...keyedFindingList(count, merged).jsonBody!()].join("");
+    expect(count).toBe(12 * 60 + 40);
+    expect(expected.length).toBeGreaterThan(4 * PIECE_CHARS);
+    const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
+    const keyed = [...keyedInMemory(inMemory)];
+
+    // No directory to write into: the merge stays here.
+    expect(startMergeWorker(path.join(dir, "gone"), spans, keyed, { CFWM_MERGE_WORKER: "1" })).toBeNull();
+    const offloaded = startMergeWorker(dir, spans, keyed, { CFWM_MERGE_WORKER: "1" });
+    expect(offloaded).not.toBeNull();
+    const pieces = [...offloaded!.body(merged)];
+    expect(pieces.join("")).toBe(expected);
+    // Whole pieces from the worker (PIECE_CHARS and more each), not one piece per finding.
+    expect(pieces.length).toBeLessThanOrEqual(Math.ceil(expected.length / PIECE_CHARS));
+
+    rmSync(path.join(dir, "merged-findings.txt"));
+    process.env["CFWM_MERGE_WORKER_FAULT"] = "throw";
+    const failing = startMergeWorker(dir, spans, keyed, { CFWM_MERGE_WORKER: "1" });
+    const rest = [...failing!.body(merged)];
+    expect(rest.join("")).toBe(expected);
+    // The worker's first piece, then one piece per finding merged here.
+    const first = rest[0]!;
+    const inFirst = first.split("\n    {").length - 1;
+    expect(first.length).toBeGreaterThanOrEqual(PIECE_CHARS);
+    expect(rest.length).toBe(1 + count - inFirst);
+    close();
+  });
+
+  it("starts only when asked or when the runs are big, and stops when the report stops reading", async () => {
+    const { startMergeWorker, MERGE_WORKER_MIN_BYTES } = await load<Offload>("estate/spill/merge-offload.js");
+    const { mergeFindingRuns, keyedInMemory } = await load<List>("estate/spill/finding-list.js");
+    const dir = mkdtempSync(path.join(work, "when-"));
+    const { runs, inMemory, close } = await fixture(dir, 6, 40);
+    const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
+    const keyed = [...keyedInMemory(inMemory)];
+    const bytes = spans.reduce((n, s) => n + s.span.end - s.span.start, 0);
+    expect(bytes).toBeLessThan(MERGE_WORKER_MIN_BYTES);
+    expect(startMergeWorker(dir, spans, keyed, {})).toBeNull();
+    expect(startMergeWorker(dir, spans, keyed, { CFWM_MERGE_WORKER: "0" })).toBeNull();
+    const big = spans.map((s) => ({ ...s, span: { start: s.span.start, end: s.span.start + MERGE_WORKER_MIN_BYTES } }));
+    expect(startMergeWorker(dir, big, keyed, { CFWM_MERGE_WORKER: "0" })).toBeNull();
+    const offloaded = startMergeWorker(dir, spans, keyed, { CFWM_MERGE_WORKER: "1" });
+    const body = offloaded!.body(() => mergeFindingRuns(runs, keyedInMemory(inMemory)));
+    expect(body.next().done).toBe(false);
+    offloaded!.close();
+    // Closed: what is left is merged here (the report keeps its findings whatever happened to the worker).
+    const after = [...body];
+    expect(after.length).toBeGreaterThan(0);
+    close();
+  });
+});
