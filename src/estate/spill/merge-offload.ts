@@ -77,7 +77,7 @@ export interface MergeWorkerData {
   runs: { path: string; span: Span }[];
   /** The findings kept in memory, keyed, with their report text (merged after the runs). */
   inMemory: { key: FindingOrderKey; text: string }[];
-  /** The file the body is written to (made empty by this thread). */
+  /** The file the body is written to (the worker makes it). */
   out: string;
   shared: SharedArrayBuffer;
 }
@@ -102,12 +102,8 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span }
   // Running from the TypeScript sources (tests) there is no compiled worker: the merge stays here.
   if (!existsSync(file)) return null;
   const out = path.join(dir, "merged-findings.txt");
-  let fd: number;
-  try {
-    fd = openSync(out, "wx+", 0o600);
-  } catch {
-    return null;
-  }
+  // Made by the worker (as the scan's record files are made); nothing is read from it before a piece is published.
+  if (!existsSync(dir) || existsSync(out)) return null;
   const shared = new SharedArrayBuffer(16 + 12 * TABLE);
   const data: MergeWorkerData = { runs, inMemory: inMemory.map((f) => ({ key: findingOrderKey(f.key as Finding), text: textOf(f) })), out, shared };
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
@@ -115,13 +111,12 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span }
   try {
     worker = new Worker(file, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   } catch {
-    closeSync(fd);
     return null;
   }
   worker.unref();
   // A failure is published in the shared state; an 'error' event must not end the process meanwhile.
   worker.on("error", () => undefined);
-  return new WorkerMerge(worker, fd, sharedViews(shared));
+  return new WorkerMerge(worker, out, sharedViews(shared));
 }
 
 class WorkerMerge implements OffloadedMerge {
@@ -129,9 +124,12 @@ class WorkerMerge implements OffloadedMerge {
   /** One buffer for every piece read (grown when a piece is bigger). */
   private buffer = Buffer.allocUnsafe(4 * PIECE_CHARS);
 
+  /** The body's file, opened to be read once the worker has published a piece. */
+  private fd: number | null = null;
+
   constructor(
     private readonly worker: Worker,
-    private readonly fd: number,
+    private readonly file: string,
     private readonly shared: MergeShared,
   ) {}
 
@@ -167,13 +165,14 @@ class WorkerMerge implements OffloadedMerge {
     this.closed = true;
     Atomics.store(this.shared.counters, STOPPED, 1);
     Atomics.notify(this.shared.counters, TAKEN);
-    closeSync(this.fd);
+    if (this.fd !== null) closeSync(this.fd);
     void this.worker.terminate();
   }
 
   private read(from: number, to: number): string {
     const size = to - from;
     if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, 2 * this.buffer.length));
+    this.fd ??= openSync(this.file, "r");
     let done = 0;
     while (done < size) {
       const n = readSync(this.fd, this.buffer, done, size - done, from + done);

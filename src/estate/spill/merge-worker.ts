@@ -2,7 +2,6 @@
 // as the main thread would) and writes the JSON report's text of the list to a file, piece by piece,
 // publishing each piece once it is written. Any failure is published as one: the main thread merges the
 // rest itself.
-import { closeSync, openSync, writeSync } from "node:fs";
 import { workerData } from "node:worker_threads";
 import { jsonListBody } from "../../render/json.js";
 import { mergeFindingRuns, type KeyedFinding } from "./finding-list.js";
@@ -19,9 +18,9 @@ const FAULT = process.env.CFWM_MERGE_WORKER_FAULT;
 class Stopped extends Error {}
 
 const files = new Map<string, RecordFile>();
-const out = openSync(data.out, "r+");
+/** The body's file: new in the spill directory, written as the scan's other record files are (./records.ts). */
+let out: RecordFile | null = null;
 let pieces = 0;
-let length = 0;
 
 function publish(text: string, count: number): void {
   for (;;) {
@@ -30,11 +29,9 @@ function publish(text: string, count: number): void {
     if (pieces - taken < TABLE) break;
     Atomics.wait(counters, TAKEN, taken);
   }
-  const buf = Buffer.from(text, "utf8");
-  let done = 0;
-  while (done < buf.length) done += writeSync(out, buf, done, buf.length - done, length + done);
-  length += buf.length;
-  ends[pieces % TABLE] = length;
+  out!.appendBytes(Buffer.from(text, "utf8"));
+  out!.flush();
+  ends[pieces % TABLE] = out!.offset;
   items[pieces % TABLE] = count;
   Atomics.store(counters, PUBLISHED, ++pieces);
   Atomics.notify(counters, PUBLISHED);
@@ -46,6 +43,7 @@ function finish(state: number): void {
 }
 
 try {
+  out = new RecordFile(data.out);
   const open = (p: string) => files.get(p) ?? files.set(p, new RecordFile(p, true)).get(p)!;
   const runs = data.runs.map((r) => ({ file: open(r.path), span: r.span }));
   const inMemory: KeyedFinding[] = data.inMemory;
@@ -67,7 +65,7 @@ try {
   if (!(e instanceof Stopped)) finish(FAILED);
 } finally {
   for (const f of files.values()) f.close();
-  closeSync(out);
+  out?.close();
 }
 
 function* textsOf(merged: Iterable<KeyedFinding>): Generator<string> {
