@@ -106,6 +106,8 @@ function withGate<R extends Report | StreamedReport>(report: R, gate: GateFindin
   // A spilled scan's findings are merged by their keys: the JSON report still copies their texts.
   const findings = Array.isArray(scanned)
     ? [...mergeSorted<Finding>([scanned, extra], compareFindings)]
-    : keyedFindingList(scanned.length + extra.length, () => mergeKeyed([isKeyedFindingList(scanned) ? scanned.keyed() : keyedInMemory(scanned), keyedInMemory(extra)]));
+    : isKeyedFindingList(scanned) && scanned.withInMemory
+      ? scanned.withInMemory(extra)
+      : keyedFindingList(scanned.length + extra.length, () => mergeKeyed([isKeyedFindingList(scanned) ? scanned.keyed() : keyedInMemory(scanned), keyedInMemory(extra)]));
   return { ...report, findings, errors: sortErrors([...report.errors, ...gate.errors]) };
 }

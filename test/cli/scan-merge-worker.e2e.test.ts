@@ -22,9 +22,9 @@ function heavyTree(): string {
   return dir;
 }
 
-async function scanWith(env: Record<string, string>, cwd: string, args: string[], label: string) {
+async function scanWith(env: Record<string, string>, cwd: string, args: string[], label: string, command = "scan") {
   const file = path.join(mkdtempSync(path.join(work, `${label}-`)), "report.json");
-  const r = await runCli(["scan", ".", ...args, "--format", "json", "--format", `json=${file}`, "--fail-on", "never", "--quiet"], { cwd, env });
+  const r = await runCli([command, ".", ...args, "--format", "json", "--format", `json=${file}`, "--fail-on", "never", "--quiet"], { cwd, env });
   return { exitCode: r.exitCode, stderr: r.stderr, stdout: r.stdout, file: readFileSync(file, "utf8") };
 }
 
@@ -51,4 +51,16 @@ describe("scan with the findings merged on a worker", () => {
       }
     });
   }
+
+  it("writes gate's JSON report, the gate's findings merged in, as this thread alone does", async () => {
+    const dir = heavyTree();
+    const target = ["--target-provider", "4.52.0"];
+    const alone = await scanWith({ CFWM_MERGE_WORKER: "0" }, dir, target, "gate-alone", "gate");
+    const shared = await scanWith({ CFWM_MERGE_WORKER: "1" }, dir, target, "gate-worker", "gate");
+    // The gate adds a finding of its own to the scan's.
+    expect(alone.stdout).toContain('"code": "PROVIDER_UPGRADE_BLOCKED"');
+    expect(shared.exitCode).toBe(alone.exitCode);
+    expect(shared.stdout).toBe(alone.stdout);
+    expect(shared.file).toBe(alone.file);
+  });
 });

@@ -13,6 +13,11 @@ export type KeyedFinding = { key: FindingOrderKey; text: string } | { key: Findi
 
 export interface KeyedFindingList extends ReportList<Finding> {
   keyed(): Iterable<KeyedFinding>;
+  /**
+   * The list with `extra` (sorted) merged into it, after its own findings on a tie; when absent, the caller
+   * merges them (`mergeKeyed`). A spilled scan's list keeps its JSON text merged on a worker this way.
+   */
+  withInMemory?(extra: readonly Finding[]): KeyedFindingList;
 }
 
 /**
@@ -57,12 +62,12 @@ export interface FindingRun {
 }
 
 /**
- * The spilled runs, in instance order, and the findings kept in memory (after them: a tie goes to a run)
- * merged into the report's order. Where the merge runs (this thread or ./merge-worker.ts) it is this one.
+ * The spilled runs, in instance order, and the runs of findings kept in memory (after them, in their order:
+ * a tie goes to the earlier run) merged into the report's order. Where the merge runs (this thread or ./merge-worker.ts) it is this one.
  */
-export function mergeFindingRuns(runs: readonly FindingRun[], inMemory: Iterable<KeyedFinding>): Generator<KeyedFinding> {
+export function mergeFindingRuns(runs: readonly FindingRun[], inMemory: readonly Iterable<KeyedFinding>[]): Generator<KeyedFinding> {
   const size = mergeReadSize(runs.length);
-  return mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, size), readFindingRecord)), inMemory]);
+  return mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, size), readFindingRecord)), ...inMemory]);
 }
 
 /** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within 8 MB. */

@@ -75,8 +75,8 @@ export function sharedViews(buffer: SharedArrayBuffer): MergeShared {
 export interface MergeWorkerData {
   /** The runs, in instance order: a file's path and the span of its records. */
   runs: { path: string; span: Span }[];
-  /** The findings kept in memory, keyed, with their report text (merged after the runs). */
-  inMemory: { key: FindingOrderKey; text: string }[];
+  /** The runs of findings kept in memory, keyed, with their report text (merged after the spilled runs). */
+  inMemory: { key: FindingOrderKey; text: string }[][];
   /** The file the body is written to (the worker makes it). */
   out: string;
   shared: SharedArrayBuffer;
@@ -90,10 +90,10 @@ export interface OffloadedMerge {
 }
 
 /**
- * Starts the merge of `runs` (each file flushed) and `inMemory` on a worker, writing into `dir`, when the
+ * Starts the merge of `runs` (each file flushed) and the runs `inMemory` on a worker, writing into `dir`, when the
  * runs are big enough (or CFWM_MERGE_WORKER says) and the worker is built; null otherwise (merge here).
  */
-export function startMergeWorker(dir: string, runs: { path: string; span: Span }[], inMemory: readonly KeyedFinding[], env: NodeJS.ProcessEnv = process.env): OffloadedMerge | null {
+export function startMergeWorker(dir: string, runs: { path: string; span: Span }[], inMemory: readonly (readonly KeyedFinding[])[], env: NodeJS.ProcessEnv = process.env): OffloadedMerge | null {
   const choice = env[MERGE_WORKER_ENV]?.trim();
   if (choice === "0") return null;
   const bytes = runs.reduce((n, r) => n + r.span.end - r.span.start, 0);
@@ -105,7 +105,7 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span }
   // Made by the worker (as the scan's record files are made); nothing is read from it before a piece is published.
   if (!existsSync(dir) || existsSync(out)) return null;
   const shared = new SharedArrayBuffer(16 + 12 * TABLE);
-  const data: MergeWorkerData = { runs, inMemory: inMemory.map((f) => ({ key: findingOrderKey(f.key as Finding), text: textOf(f) })), out, shared };
+  const data: MergeWorkerData = { runs, inMemory: inMemory.map((run) => run.map((f) => ({ key: findingOrderKey(f.key as Finding), text: textOf(f) }))), out, shared };
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
   let worker: Worker;
   try {

@@ -46,7 +46,7 @@ try {
   out = new RecordFile(data.out);
   const open = (p: string) => files.get(p) ?? files.set(p, new RecordFile(p, true)).get(p)!;
   const runs = data.runs.map((r) => ({ file: open(r.path), span: r.span }));
-  const inMemory: KeyedFinding[] = data.inMemory;
+  const inMemory: KeyedFinding[][] = data.inMemory;
   let text = "";
   let count = 0;
   for (const chunk of jsonListBody(textsOf(mergeFindingRuns(runs, inMemory)))) {

@@ -16,7 +16,7 @@ import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "../../terraform/parse-pool/clone.js";
 import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
-import { keyedFindingList, keyedInMemory, mergeFindingRuns } from "./finding-list.js";
+import { keyedFindingList, keyedInMemory, mergeFindingRuns, type KeyedFindingList } from "./finding-list.js";
 import { startMergeWorker, type OffloadedMerge } from "./merge-offload.js";
 import path from "node:path";
 
@@ -131,26 +131,35 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       const p = patches.get(stub);
       return p ? reportItemJson(patchedZone(at.file.text(at.span), p)) : at.file.text(at.span);
     };
-    // Spilled findings are merged by their order keys; a finding kept in memory is its own key.
-    const mergedFindings = () => mergeFindingRuns(runs, keyedInMemory(inMemory));
+    // Spilled findings are merged by their order keys; a finding kept in memory is its own key. More may be
+    // merged in after the scan (gate's: KeyedFindingList.withInMemory), each run after the ones before.
     // The JSON report walks resources, zones and findings in that order: as it starts on the resources, the
     // findings' merge starts on a worker (./merge-offload.ts), to run while this thread copies the others.
-    let offloaded: OffloadedMerge | null | undefined;
+    // It merges the list made last (the one the report holds); a list of other findings merges here.
+    let latest: readonly (readonly Finding[])[] = [inMemory];
+    let offloaded: { runs: readonly (readonly Finding[])[]; merge: OffloadedMerge | null } | undefined;
     const startMerge = () => {
       if (offloaded !== undefined) return;
       files.findings.flush();
-      offloaded = startMergeWorker(
-        dir,
-        runs.map((r) => ({ path: r.file.path, span: r.span })),
-        [...keyedInMemory(inMemory)],
-      );
+      const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
+      offloaded = { runs: latest, merge: startMergeWorker(dir, spans, latest.map((run) => [...keyedInMemory(run)])) };
     };
-    /** The worker's merge, once: a second JSON report of the same scan merges on this thread. */
-    const takeMerge = () => {
+    /** The worker's merge of `inMemoryRuns`, once: a second JSON report of the same scan merges here. */
+    const takeMerge = (inMemoryRuns: readonly (readonly Finding[])[]) => {
       startMerge();
-      const taken = offloaded;
-      offloaded = null;
+      const taken = offloaded!.runs === inMemoryRuns ? offloaded!.merge : null;
+      if (taken === null) offloaded!.merge?.close();
+      offloaded!.merge = null;
       return taken;
+    };
+    const findingsList = (inMemoryRuns: readonly (readonly Finding[])[]): KeyedFindingList => {
+      latest = inMemoryRuns;
+      const merged = () => mergeFindingRuns(runs, inMemoryRuns.map(keyedInMemory));
+      const length = inMemoryRuns.reduce((n, run) => n + run.length, spilledFindings);
+      return {
+        ...keyedFindingList(length, merged, () => takeMerge(inMemoryRuns)?.body(merged) ?? null),
+        withInMemory: (extra) => findingsList([...inMemoryRuns, extra]),
+      };
     };
     const resourceTexts = function* () {
       for (const r of resourceSpans) yield* r.file.texts(r.span, SEQUENTIAL_READ);
@@ -170,10 +179,10 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
         () => mapItems(stubs, (stub) => JSON.parse(zoneText(stub)) as ZoneReport),
         () => mapItems(stubs, zoneText),
       ),
-      findings: keyedFindingList(spilledFindings + inMemory.length, mergedFindings, () => takeMerge()?.body(mergedFindings) ?? null),
+      findings: findingsList([inMemory]),
     };
     const close = () => {
-      offloaded?.close();
+      offloaded?.merge?.close();
       opened.forEach((f) => f.close());
     };
     return {

@@ -56,7 +56,9 @@ async function fixture(dir: string, instances: number, perInstance: number) {
   }
   for (const f of files) f.flush();
   const inMemory = sortFindings(findingsOf(99, 40).map((f) => ({ ...f, code: "RULESET_ID_UNKNOWN" })));
-  return { runs, inMemory, close: () => files.forEach((f) => f.close()) };
+  // A second run kept in memory (gate's findings): the same keys as instance 0's, so every one of them ties.
+  const extra = sortFindings(findingsOf(0, 25).map((f) => ({ ...f, message: `gate: ${f.message}` })));
+  return { runs, inMemory, extra, close: () => files.forEach((f) => f.close()) };
 }
 
 describe("the findings' merge on a worker", () => {
@@ -64,15 +66,15 @@ describe("the findings' merge on a worker", () => {
     const { startMergeWorker, PIECE_CHARS } = await load<Offload>("estate/spill/merge-offload.js");
     const { keyedFindingList, mergeFindingRuns, keyedInMemory } = await load<List>("estate/spill/finding-list.js");
     const dir = mkdtempSync(path.join(work, "body-"));
-    const { runs, inMemory, close } = await fixture(dir, 12, 60);
-    const merged = () => mergeFindingRuns(runs, keyedInMemory(inMemory));
+    const { runs, inMemory, extra, close } = await fixture(dir, 12, 60);
+    const merged = () => mergeFindingRuns(runs, [keyedInMemory(inMemory), keyedInMemory(extra)]);
     const count = [...merged()].length;
     // This thread's body: the list without a worker (render/json.ts jsonListBody of the items' texts).
     const expected = [...keyedFindingList(count, merged).jsonBody!()].join("");
-    expect(count).toBe(12 * 60 + 40);
+    expect(count).toBe(12 * 60 + 40 + 25);
     expect(expected.length).toBeGreaterThan(4 * PIECE_CHARS);
     const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
-    const keyed = [...keyedInMemory(inMemory)];
+    const keyed = [[...keyedInMemory(inMemory)], [...keyedInMemory(extra)]];
 
     // No directory to write into: the merge stays here.
     expect(startMergeWorker(path.join(dir, "gone"), spans, keyed, { CFWM_MERGE_WORKER: "1" })).toBeNull();
@@ -102,7 +104,7 @@ describe("the findings' merge on a worker", () => {
     const dir = mkdtempSync(path.join(work, "when-"));
     const { runs, inMemory, close } = await fixture(dir, 6, 40);
     const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
-    const keyed = [...keyedInMemory(inMemory)];
+    const keyed = [[...keyedInMemory(inMemory)]];
     const bytes = spans.reduce((n, s) => n + s.span.end - s.span.start, 0);
     expect(bytes).toBeLessThan(MERGE_WORKER_MIN_BYTES);
     expect(startMergeWorker(dir, spans, keyed, {})).toBeNull();
@@ -110,7 +112,7 @@ describe("the findings' merge on a worker", () => {
     const big = spans.map((s) => ({ ...s, span: { start: s.span.start, end: s.span.start + MERGE_WORKER_MIN_BYTES } }));
     expect(startMergeWorker(dir, big, keyed, { CFWM_MERGE_WORKER: "0" })).toBeNull();
     const offloaded = startMergeWorker(dir, spans, keyed, { CFWM_MERGE_WORKER: "1" });
-    const body = offloaded!.body(() => mergeFindingRuns(runs, keyedInMemory(inMemory)));
+    const body = offloaded!.body(() => mergeFindingRuns(runs, [keyedInMemory(inMemory)]));
     expect(body.next().done).toBe(false);
     offloaded!.close();
     // Closed: what is left is merged here (the report keeps its findings whatever happened to the worker).
