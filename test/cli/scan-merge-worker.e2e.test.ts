@@ -42,7 +42,8 @@ describe("scan with the findings merged on a worker", () => {
       expect(alone.stdout).toContain('"findings": [');
       // (execa drops stdout's last line break.)
       expect(alone.file).toBe(`${alone.stdout}\n`);
-      for (const env of [{ CFWM_MERGE_WORKER: "1" }, { CFWM_MERGE_WORKER: "1", CFWM_MERGE_WORKER_FAULT: "throw" }]) {
+      // Also with the list's tail (info findings) left to the main thread, and with a worker that fails.
+      for (const env of [{ CFWM_MERGE_WORKER: "1" }, { CFWM_MERGE_WORKER: "1", CFWM_MERGE_WORKER_FAULT: "no-tail" }, { CFWM_MERGE_WORKER: "1", CFWM_MERGE_WORKER_FAULT: "throw" }]) {
         const shared = await scanWith(env, dir, [...args], `${label}-worker`);
         expect(shared.exitCode).toBe(alone.exitCode);
         expect(shared.stderr).toBe(alone.stderr);
@@ -56,11 +57,13 @@ describe("scan with the findings merged on a worker", () => {
     const dir = heavyTree();
     const target = ["--target-provider", "4.52.0"];
     const alone = await scanWith({ CFWM_MERGE_WORKER: "0" }, dir, target, "gate-alone", "gate");
-    const shared = await scanWith({ CFWM_MERGE_WORKER: "1" }, dir, target, "gate-worker", "gate");
     // The gate adds a finding of its own to the scan's.
     expect(alone.stdout).toContain('"code": "PROVIDER_UPGRADE_BLOCKED"');
-    expect(shared.exitCode).toBe(alone.exitCode);
-    expect(shared.stdout).toBe(alone.stdout);
-    expect(shared.file).toBe(alone.file);
+    for (const env of [{ CFWM_MERGE_WORKER: "1" }, { CFWM_MERGE_WORKER: "1", CFWM_MERGE_WORKER_FAULT: "no-tail" }]) {
+      const shared = await scanWith(env, dir, target, "gate-worker", "gate");
+      expect(shared.exitCode).toBe(alone.exitCode);
+      expect(shared.stdout).toBe(alone.stdout);
+      expect(shared.file).toBe(alone.file);
+    }
   });
 });

@@ -4,7 +4,7 @@
 // report's texts (ReportList.jsonTexts), they are copied.
 import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
 import { jsonListBody, reportItemJson } from "../../render/json.js";
-import type { Finding, ReportList } from "../../core/model.js";
+import type { Finding, ReportList, Severity } from "../../core/model.js";
 import { readFindingRecord } from "./finding-record.js";
 import { mergeSorted } from "./kmerge.js";
 import type { RecordFile, Span } from "./records.js";
@@ -59,6 +59,21 @@ export function keyedInMemory(findings: Iterable<Finding>): Generator<KeyedFindi
 export interface FindingRun {
   file: RecordFile;
   span: Span;
+}
+
+/**
+ * The severity the report lists last (core/findings.ts compareFindings orders by severity first): in every
+ * sorted run its findings are a suffix, so a merge of the runs splits there into two merges, one after the
+ * other (./merge-offload.ts gives the second to whichever thread is free).
+ */
+export const TAIL_SEVERITY: Severity = "info";
+
+/** Each run's findings before its tail (`tail`: where its TAIL_SEVERITY findings start), and from there. */
+export function splitRuns(runs: readonly (FindingRun & { tail: number })[]): { head: FindingRun[]; tail: FindingRun[] } {
+  return {
+    head: runs.map((r) => ({ file: r.file, span: { start: r.span.start, end: r.tail } })),
+    tail: runs.map((r) => ({ file: r.file, span: { start: r.tail, end: r.span.end } })),
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { EstateInstance } from "../load.js";
 import type { ReportedInstance } from "../report.js";
 import { analyseForReport } from "../stream.js";
 import { toBytes } from "../../terraform/parse-pool/clone.js";
+import { TAIL_SEVERITY } from "./finding-list.js";
 import { findingRecord } from "./finding-record.js";
 import type { RecordFile, Span } from "./records.js";
 
@@ -40,6 +41,8 @@ export interface SpilledInstance {
   resourceCount: number;
   /** The instance's sorted findings (all but JOIN_FILTERED). */
   run: Span;
+  /** Where the run's findings of the last severity (finding-list.ts TAIL_SEVERITY) start (`run.end`: none). */
+  runTail: number;
   runCount: number;
   severities: Severity[];
 }
@@ -65,7 +68,11 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
   const spilled = sortFindings(findings.filter((f) => f.code !== JOIN_FILTERED));
   const severities = [...new Set(spilled.map((f) => f.severity))];
   const start = files.findings.offset;
-  for (const f of spilled) files.findings.append(findingRecord(f));
+  let tail = -1;
+  for (const f of spilled) {
+    if (tail < 0 && f.severity === TAIL_SEVERITY) tail = files.findings.offset;
+    files.findings.append(findingRecord(f));
+  }
   analysed.instance.analysis.findings = findings.filter((f) => f.code === JOIN_FILTERED);
   const kept: ReportedInstance = { root: reported.root, workspace: reported.workspace, stateFiles: reported.stateFiles, ws: { resources: [] } };
   return {
@@ -76,6 +83,7 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
     resources,
     resourceCount: reported.ws.resources.length,
     run: { start, end: files.findings.offset },
+    runTail: tail < 0 ? files.findings.offset : tail,
     runCount: spilled.length,
     severities,
   };

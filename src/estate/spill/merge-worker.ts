@@ -4,14 +4,17 @@
 // rest itself.
 import { workerData } from "node:worker_threads";
 import { jsonListBody } from "../../render/json.js";
-import { mergeFindingRuns, type KeyedFinding } from "./finding-list.js";
-import { DONE, FAILED, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAKEN, sharedViews, type MergeWorkerData } from "./merge-offload.js";
+import { mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFinding } from "./finding-list.js";
+import { DONE, FAILED, NOBODY, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, sharedViews, type MergeWorkerData } from "./merge-offload.js";
 import { RecordFile } from "./records.js";
 
 const data = workerData as MergeWorkerData;
 const { counters, ends, items } = sharedViews(data.shared);
 
-/** The tests' way to make the worker fail (CFWM_MERGE_WORKER_FAULT=throw): after its first piece. */
+/**
+ * The tests' ways to make the worker misbehave (CFWM_MERGE_WORKER_FAULT): `throw` fails after its first
+ * piece; `no-tail` never takes the list's tail (the main thread's merge of it is then what is written).
+ */
 const FAULT = process.env.CFWM_MERGE_WORKER_FAULT;
 
 /** Thrown when the main thread stopped reading: nothing more to write. */
@@ -45,20 +48,28 @@ function finish(state: number): void {
 try {
   out = new RecordFile(data.out);
   const open = (p: string) => files.get(p) ?? files.set(p, new RecordFile(p, true)).get(p)!;
-  const runs = data.runs.map((r) => ({ file: open(r.path), span: r.span }));
+  const { head, tail } = splitRuns(data.runs.map((r) => ({ file: open(r.path), span: r.span, tail: r.tail })));
+  const isTail = (f: KeyedFinding) => f.key.severity === TAIL_SEVERITY;
   const inMemory: KeyedFinding[][] = data.inMemory;
   let text = "";
   let count = 0;
-  for (const chunk of jsonListBody(textsOf(mergeFindingRuns(runs, inMemory)))) {
-    text += chunk;
-    count++;
-    if (text.length >= PIECE_CHARS) {
-      publish(text, count);
-      if (FAULT === "throw") throw new Error("merge worker fault injected");
-      text = "";
-      count = 0;
+  let total = 0;
+  const emit = (merged: Iterable<KeyedFinding>) => {
+    for (const chunk of jsonListBody(textsOf(merged), total)) {
+      text += chunk;
+      count++;
+      total++;
+      if (text.length >= PIECE_CHARS) {
+        publish(text, count);
+        if (FAULT === "throw") throw new Error("merge worker fault injected");
+        text = "";
+        count = 0;
+      }
     }
-  }
+  };
+  emit(mergeFindingRuns(head, inMemory.map((run) => run.filter((f) => !isTail(f)))));
+  // The tail, unless the main thread took it meanwhile (merge-offload.ts).
+  if (FAULT !== "no-tail" && Atomics.compareExchange(counters, TAIL_OWNER, NOBODY, THE_WORKER) === NOBODY) emit(mergeFindingRuns(tail, inMemory.map((run) => run.filter(isTail))));
   if (count > 0) publish(text, count);
   finish(DONE);
 } catch (e) {

@@ -16,8 +16,8 @@ import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "../../terraform/parse-pool/clone.js";
 import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
-import { keyedFindingList, keyedInMemory, mergeFindingRuns, type KeyedFindingList } from "./finding-list.js";
-import { startMergeWorker, type OffloadedMerge } from "./merge-offload.js";
+import { keyedFindingList, keyedInMemory, mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFindingList } from "./finding-list.js";
+import { startMergeWorker, type OffloadedMerge, type TailMerge } from "./merge-offload.js";
 import path from "node:path";
 
 export interface SpilledScan {
@@ -44,7 +44,8 @@ interface KeptInstance {
   reported: ReportedInstance;
   analysed: AnalysedInstance;
   resources: FileSpan;
-  run: FileSpan;
+  /** Its findings' run, and where its tail (finding-list.ts TAIL_SEVERITY) starts. */
+  run: FileSpan & { tail: number };
   /** What `gate` checks of it, when the scan is gated. */
   gate?: GateShare;
 }
@@ -85,7 +86,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       for (const sev of s.severities) severities.add(sev);
       resourceCount += s.resourceCount;
       spilledFindings += s.runCount;
-      return { reported: s.reported, analysed: s.analysed, resources: { file: into.resources, span: s.resources }, run: { file: into.findings, span: s.run }, ...(share ? { gate: share } : {}) };
+      return { reported: s.reported, analysed: s.analysed, resources: { file: into.resources, span: s.resources }, run: { file: into.findings, span: s.run, tail: s.runTail }, ...(share ? { gate: share } : {}) };
     };
     const offload = rootWorkerOffload<KeptInstance>(
       { dir, analyze, variables: load.variables ?? { varFiles: [], vars: [] }, cwd: load.cwd, gateShares: gate !== undefined, ...(spill.workers !== undefined ? { workers: spill.workers } : {}) },
@@ -141,7 +142,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     const startMerge = () => {
       if (offloaded !== undefined) return;
       files.findings.flush();
-      const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
+      const spans = runs.map((r) => ({ path: r.file.path, span: r.span, tail: r.tail }));
       offloaded = { runs: latest, merge: startMergeWorker(dir, spans, latest.map((run) => [...keyedInMemory(run)])) };
     };
     /** The worker's merge of `inMemoryRuns`, once: a second JSON report of the same scan merges here. */
@@ -156,8 +157,16 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       latest = inMemoryRuns;
       const merged = () => mergeFindingRuns(runs, inMemoryRuns.map(keyedInMemory));
       const length = inMemoryRuns.reduce((n, run) => n + run.length, spilledFindings);
+      // The tail (the last severity's findings), as this thread merges it while the worker is busy.
+      const { head: headRuns, tail: tailRuns } = splitRuns(runs);
+      const tailOf = (run: readonly Finding[]) => run.filter((f) => f.severity === TAIL_SEVERITY);
+      const tail: TailMerge = {
+        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run)))),
+        afterOthers: headRuns.some((r) => r.span.end > r.span.start) || inMemoryRuns.some((run) => tailOf(run).length < run.length),
+        file: path.join(dir, "merged-tail.txt"),
+      };
       return {
-        ...keyedFindingList(length, merged, () => takeMerge(inMemoryRuns)?.body(merged) ?? null),
+        ...keyedFindingList(length, merged, () => takeMerge(inMemoryRuns)?.body(merged, tail) ?? null),
         withInMemory: (extra) => findingsList([...inMemoryRuns, extra]),
       };
     };

@@ -2,7 +2,7 @@
 // give, byte for byte, the body this thread's merge gives: spilled runs and findings kept in memory, ties
 // to the earlier run; a worker that fails part-way is finished here after what it already gave; the worker
 // starts only when asked or when the runs are big.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -51,8 +51,13 @@ async function fixture(dir: string, instances: number, perInstance: number) {
   for (let i = 0; i < instances; i++) {
     const file = files[i % 2]!;
     const start = file.offset;
-    for (const f of sortFindings(findingsOf(i, perInstance))) file.append(findingRecord(f));
-    runs.push({ file, span: { start, end: file.offset } });
+    // Where the run's info findings (the list's tail) start, as estate/spill/instance.ts records it.
+    let tail = -1;
+    for (const f of sortFindings(findingsOf(i, perInstance))) {
+      if (tail < 0 && f.severity === "info") tail = file.offset;
+      file.append(findingRecord(f));
+    }
+    runs.push({ file, span: { start, end: file.offset }, tail: tail < 0 ? file.offset : tail });
   }
   for (const f of files) f.flush();
   const inMemory = sortFindings(findingsOf(99, 40).map((f) => ({ ...f, code: "RULESET_ID_UNKNOWN" })));
@@ -64,7 +69,7 @@ async function fixture(dir: string, instances: number, perInstance: number) {
 describe("the findings' merge on a worker", () => {
   it("gives this thread's body, in pieces, and finishes here after a worker that fails", async () => {
     const { startMergeWorker, PIECE_CHARS } = await load<Offload>("estate/spill/merge-offload.js");
-    const { keyedFindingList, mergeFindingRuns, keyedInMemory } = await load<List>("estate/spill/finding-list.js");
+    const { keyedFindingList, mergeFindingRuns, keyedInMemory, splitRuns } = await load<List>("estate/spill/finding-list.js");
     const dir = mkdtempSync(path.join(work, "body-"));
     const { runs, inMemory, extra, close } = await fixture(dir, 12, 60);
     const merged = () => mergeFindingRuns(runs, [keyedInMemory(inMemory), keyedInMemory(extra)]);
@@ -73,8 +78,14 @@ describe("the findings' merge on a worker", () => {
     const expected = [...keyedFindingList(count, merged).jsonBody!()].join("");
     expect(count).toBe(12 * 60 + 40 + 25);
     expect(expected.length).toBeGreaterThan(4 * PIECE_CHARS);
-    const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
+    const spans = runs.map((r) => ({ path: r.file.path, span: r.span, tail: r.tail }));
     const keyed = [[...keyedInMemory(inMemory)], [...keyedInMemory(extra)]];
+    const info = (list: Finding[]) => list.filter((f) => f.severity === "info");
+    const tail = {
+      merged: () => mergeFindingRuns(splitRuns(runs).tail, [keyedInMemory(info(inMemory)), keyedInMemory(info(extra))]),
+      afterOthers: true,
+      file: path.join(dir, "merged-tail.txt"),
+    };
 
     // No directory to write into: the merge stays here.
     expect(startMergeWorker(path.join(dir, "gone"), spans, keyed, { CFWM_MERGE_WORKER: "1" })).toBeNull();
@@ -84,6 +95,14 @@ describe("the findings' merge on a worker", () => {
     expect(pieces.join("")).toBe(expected);
     // Whole pieces from the worker (PIECE_CHARS and more each), not one piece per finding.
     expect(pieces.length).toBeLessThanOrEqual(Math.ceil(expected.length / PIECE_CHARS));
+
+    // The list's tail (info findings) merged here, the worker leaving it: the same body.
+    rmSync(path.join(dir, "merged-findings.txt"));
+    process.env["CFWM_MERGE_WORKER_FAULT"] = "no-tail";
+    const shared = startMergeWorker(dir, spans, keyed, { CFWM_MERGE_WORKER: "1" });
+    expect([...shared!.body(merged, tail)].join("")).toBe(expected);
+    expect(existsSync(tail.file)).toBe(true);
+    expect(info([...inMemory, ...extra]).length).toBeGreaterThan(0);
 
     rmSync(path.join(dir, "merged-findings.txt"));
     process.env["CFWM_MERGE_WORKER_FAULT"] = "throw";
@@ -103,7 +122,7 @@ describe("the findings' merge on a worker", () => {
     const { mergeFindingRuns, keyedInMemory } = await load<List>("estate/spill/finding-list.js");
     const dir = mkdtempSync(path.join(work, "when-"));
     const { runs, inMemory, close } = await fixture(dir, 6, 40);
-    const spans = runs.map((r) => ({ path: r.file.path, span: r.span }));
+    const spans = runs.map((r) => ({ path: r.file.path, span: r.span, tail: r.tail }));
     const keyed = [[...keyedInMemory(inMemory)]];
     const bytes = spans.reduce((n, s) => n + s.span.end - s.span.start, 0);
     expect(bytes).toBeLessThan(MERGE_WORKER_MIN_BYTES);
