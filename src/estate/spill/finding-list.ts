@@ -26,7 +26,7 @@ export interface KeyedFindingList extends ReportList<Finding> {
  */
 export function keyedFindingList(length: number, keyed: () => Iterable<KeyedFinding>, body: () => Iterable<string> | null = () => null): KeyedFindingList {
   const jsonTexts = function* () {
-    for (const f of keyed()) yield f.text ?? reportItemJson(f.key);
+    for (const f of keyed()) yield keyedText(f);
   };
   return {
     length,
@@ -37,6 +37,11 @@ export function keyedFindingList(length: number, keyed: () => Iterable<KeyedFind
     },
     jsonTexts,
   };
+}
+
+/** A keyed finding's text in the JSON report (a finding kept in memory is printed as the report prints it). */
+export function keyedText(f: KeyedFinding): string {
+  return f.text ?? reportItemJson(f.key);
 }
 
 export function isKeyedFindingList(list: ReportList<Finding>): list is KeyedFindingList {

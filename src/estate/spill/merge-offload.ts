@@ -21,11 +21,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
-import { findingOrderKey, type FindingOrderKey } from "../../core/findings.js";
+import { findingOrderKey } from "../../core/findings.js";
 import type { Finding } from "../../core/model.js";
-import { jsonListBody, reportItemJson } from "../../render/json.js";
-import type { KeyedFinding } from "./finding-list.js";
-import { RecordFile, type Span } from "./records.js";
+import { jsonListBody } from "../../render/json.js";
+import { keyedText, type KeyedFinding } from "./finding-list.js";
+import { COUNTERS, DONE, FAILED, PIECE_CHARS, PUBLISHED, RUNNING, sharedViews, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, THIS_THREAD, NOBODY, type MergeShared, type MergeWorkerData } from "./merge-protocol.js";
+import { HeldTail, type TailMerge } from "./merge-tail.js";
+import type { Span } from "./records.js";
 
 /** `CFWM_MERGE_WORKER`: `0` never starts the worker, `1` always does (the tests' way on small trees). */
 export const MERGE_WORKER_ENV = "CFWM_MERGE_WORKER";
@@ -37,15 +39,6 @@ export const MERGE_WORKER_ENV = "CFWM_MERGE_WORKER";
 export const MERGE_WORKER_MIN_BYTES = 16 << 20;
 
 /**
- * Characters of the body per piece. Below V8's large-object size (~128 KB): a bigger piece's string lives
- * until a full collection, and hundreds of them raised peak RSS by ~50 MB on the 100 MB bench tree.
- */
-export const PIECE_CHARS = 1 << 15;
-
-/** Pieces published and not yet read that the shared table holds (the worker waits when it is full). */
-export const TABLE = 1 << 14;
-
-/**
  * How long this thread waits for the worker's next piece before it merges the rest itself. Only a worker
  * that died without a word (out of memory) is that slow: a busy machine's worker finishes a piece every few
  * milliseconds of its CPU. Reaching it costs time, never the report.
@@ -55,53 +48,7 @@ const STALL_MS = 30_000;
 /** The worker's young generation: its garbage is short-lived (V8's default let its heap grow ~40 MB more). */
 const YOUNG_GENERATION_MB = 4;
 
-/** The shared state: counters (Int32Array) and, per piece, where it ends and how many findings it holds. */
-export const PUBLISHED = 0;
-export const TAKEN = 1;
-export const STATE = 2;
-export const RUNNING = 0;
-export const DONE = 1;
-export const FAILED = 2;
-/** Set by this thread when it no longer reads: the worker stops at its next piece. */
-export const STOPPED = 3;
-/** Who merges the tail (TAIL_SEVERITY): set once, by compare-and-exchange from NOBODY. */
-export const TAIL_OWNER = 4;
-export const NOBODY = 0;
-export const THE_WORKER = 1;
-export const THIS_THREAD = 2;
-const COUNTERS = 8;
 
-export interface MergeShared {
-  counters: Int32Array;
-  /** Per piece (index mod TABLE): the body's length in bytes once it is written. */
-  ends: Float64Array;
-  /** Per piece: how many findings it holds. */
-  items: Int32Array;
-}
-
-export function sharedViews(buffer: SharedArrayBuffer): MergeShared {
-  const at = 4 * COUNTERS;
-  return { counters: new Int32Array(buffer, 0, COUNTERS), ends: new Float64Array(buffer, at, TABLE), items: new Int32Array(buffer, at + 8 * TABLE, TABLE) };
-}
-
-/** What the worker is given. */
-export interface MergeWorkerData {
-  /** The runs, in instance order: a file's path, the span of its records and where its tail starts. */
-  runs: { path: string; span: Span; tail: number }[];
-  /** The runs of findings kept in memory, keyed, with their report text (merged after the spilled runs). */
-  inMemory: { key: FindingOrderKey; text: string }[][];
-  /** The file the body is written to (the worker makes it). */
-  out: string;
-  shared: SharedArrayBuffer;
-}
-
-/** The list's tail as this thread merges it: its own merge, and whether any finding comes before it. */
-export interface TailMerge {
-  merged: () => Iterable<KeyedFinding>;
-  afterOthers: boolean;
-  /** A new file in the spill directory for what this thread merges while the worker is busy. */
-  file: string;
-}
 
 export interface OffloadedMerge {
   /**
@@ -129,7 +76,7 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span; 
   // Made by the worker (as the scan's record files are made); nothing is read from it before a piece is published.
   if (!existsSync(dir) || existsSync(out)) return null;
   const shared = new SharedArrayBuffer(4 * COUNTERS + 12 * TABLE);
-  const data: MergeWorkerData = { runs, inMemory: inMemory.map((run) => run.map((f) => ({ key: findingOrderKey(f.key as Finding), text: textOf(f) }))), out, shared };
+  const data: MergeWorkerData = { runs, inMemory: inMemory.map((run) => run.map((f) => ({ key: findingOrderKey(f.key as Finding), text: keyedText(f) }))), out, shared };
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
   let worker: Worker;
   try {
@@ -235,64 +182,8 @@ class WorkerMerge implements OffloadedMerge {
   }
 }
 
-/** The list's tail as this thread merges it while it would wait: pieces in a file, then the rest. */
-class HeldTail {
-  private readonly file: RecordFile;
-  private readonly pieces: Span[] = [];
-  private readonly rest: Iterator<string>;
-  private done = false;
-
-  constructor(tail: TailMerge) {
-    this.file = new RecordFile(tail.file);
-    this.rest = jsonListBody(mapTexts(tail.merged()), tail.afterOthers ? 1 : 0)[Symbol.iterator]();
-  }
-
-  /** One piece more into the file; false when the tail is all there. */
-  mergePiece(): boolean {
-    if (this.done) return false;
-    let text = "";
-    while (text.length < PIECE_CHARS) {
-      const next = this.rest.next();
-      if (next.done) {
-        this.done = true;
-        break;
-      }
-      text += next.value;
-    }
-    if (text) this.pieces.push(this.file.append(text));
-    return true;
-  }
-
-  /** What it merged, then the rest of the tail. */
-  *texts(): Generator<string> {
-    try {
-      for (const span of this.pieces) yield this.file.text(span);
-      for (let next = this.rest.next(); !next.done; next = this.rest.next()) yield next.value;
-    } finally {
-      this.close();
-    }
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.file.close();
-  }
-
-  private closed = false;
-}
-
-function* mapTexts(merged: Iterable<KeyedFinding>): Generator<string> {
-  for (const f of merged) yield textOf(f);
-}
-
 /** The texts of `merged` after its first `skip` findings. */
 function* textsAfter(merged: Iterable<KeyedFinding>, skip: number): Generator<string> {
   let i = 0;
-  for (const f of merged) if (i++ >= skip) yield textOf(f);
-}
-
-/** A finding kept in memory has no text yet: it is printed as the JSON report prints it. */
-function textOf(f: KeyedFinding): string {
-  return f.text ?? reportItemJson(f.key);
+  for (const f of merged) if (i++ >= skip) yield keyedText(f);
 }

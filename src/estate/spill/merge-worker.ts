@@ -5,7 +5,7 @@
 import { workerData } from "node:worker_threads";
 import { jsonListBody } from "../../render/json.js";
 import { mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFinding } from "./finding-list.js";
-import { DONE, FAILED, NOBODY, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, sharedViews, type MergeWorkerData } from "./merge-offload.js";
+import { DONE, FAILED, NOBODY, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, sharedViews, type MergeWorkerData } from "./merge-protocol.js";
 import { RecordFile } from "./records.js";
 
 const data = workerData as MergeWorkerData;

@@ -17,7 +17,8 @@ import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "../../terraform/parse-pool/clone.js";
 import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
 import { keyedFindingList, keyedInMemory, mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFindingList } from "./finding-list.js";
-import { startMergeWorker, type OffloadedMerge, type TailMerge } from "./merge-offload.js";
+import { startMergeWorker, type OffloadedMerge } from "./merge-offload.js";
+import type { TailMerge } from "./merge-tail.js";
 import path from "node:path";
 
 export interface SpilledScan {

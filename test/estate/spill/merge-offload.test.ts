@@ -11,6 +11,7 @@ import type { Finding, Severity } from "../../../src/core/model.js";
 import { ROOT } from "../../support/cli.js";
 
 type Offload = typeof import("../../../src/estate/spill/merge-offload.js");
+type Protocol = typeof import("../../../src/estate/spill/merge-protocol.js");
 type List = typeof import("../../../src/estate/spill/finding-list.js");
 type Record_ = typeof import("../../../src/estate/spill/finding-record.js");
 type Records = typeof import("../../../src/estate/spill/records.js");
@@ -68,7 +69,8 @@ async function fixture(dir: string, instances: number, perInstance: number) {
 
 describe("the findings' merge on a worker", () => {
   it("gives this thread's body, in pieces, and finishes here after a worker that fails", async () => {
-    const { startMergeWorker, PIECE_CHARS } = await load<Offload>("estate/spill/merge-offload.js");
+    const { startMergeWorker } = await load<Offload>("estate/spill/merge-offload.js");
+    const { PIECE_CHARS } = await load<Protocol>("estate/spill/merge-protocol.js");
     const { keyedFindingList, mergeFindingRuns, keyedInMemory, splitRuns } = await load<List>("estate/spill/finding-list.js");
     const dir = mkdtempSync(path.join(work, "body-"));
     const { runs, inMemory, extra, close } = await fixture(dir, 12, 60);
