@@ -50,7 +50,10 @@ try {
   const open = (p: string) => files.get(p) ?? files.set(p, new RecordFile(p, true)).get(p)!;
   const { head, tail } = splitRuns(data.runs.map((r) => ({ file: open(r.path), span: r.span, tail: r.tail })));
   const isTail = (f: KeyedFinding) => f.key.severity === TAIL_SEVERITY;
-  const inMemory: KeyedFinding[][] = data.inMemory;
+  // Split once, and let go of the data's copy: each finding is then held by its part only, until merged.
+  const heads: KeyedFinding[][] = data.inMemory.map((run) => run.filter((f) => !isTail(f)));
+  const tails: KeyedFinding[][] = data.inMemory.map((run) => run.filter(isTail));
+  data.inMemory = [];
   let text = "";
   let count = 0;
   let total = 0;
@@ -67,9 +70,9 @@ try {
       }
     }
   };
-  emit(mergeFindingRuns(head, inMemory.map((run) => run.filter((f) => !isTail(f)))));
+  emit(mergeFindingRuns(head, heads.map(releasing)));
   // The tail, unless the main thread took it meanwhile (merge-offload.ts).
-  if (FAULT !== "no-tail" && Atomics.compareExchange(counters, TAIL_OWNER, NOBODY, THE_WORKER) === NOBODY) emit(mergeFindingRuns(tail, inMemory.map((run) => run.filter(isTail))));
+  if (FAULT !== "no-tail" && Atomics.compareExchange(counters, TAIL_OWNER, NOBODY, THE_WORKER) === NOBODY) emit(mergeFindingRuns(tail, tails.map(releasing)));
   if (count > 0) publish(text, count);
   finish(DONE);
 } catch (e) {
@@ -77,6 +80,15 @@ try {
 } finally {
   for (const f of files.values()) f.close();
   out?.close();
+}
+
+/** A run's findings one at a time, each let go of once it is taken (the merge holds one per run). */
+function* releasing(run: KeyedFinding[]): Generator<KeyedFinding> {
+  for (let i = 0; i < run.length; i++) {
+    const f = run[i]!;
+    run[i] = undefined as never;
+    yield f;
+  }
 }
 
 function* textsOf(merged: Iterable<KeyedFinding>): Generator<string> {

@@ -162,7 +162,8 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       const { head: headRuns, tail: tailRuns } = splitRuns(runs);
       const tailOf = (run: readonly Finding[]) => run.filter((f) => f.severity === TAIL_SEVERITY);
       const tail: TailMerge = {
-        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run)))),
+        // Read 4 KB at a time per run (most runs' tails are smaller): it runs beside the worker's merge.
+        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run))), 0),
         afterOthers: headRuns.some((r) => r.span.end > r.span.start) || inMemoryRuns.some((run) => tailOf(run).length < run.length),
         file: path.join(dir, "merged-tail.txt"),
       };
