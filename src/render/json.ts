@@ -4,6 +4,7 @@
 // A report whose lists are read back from disk (estate/spill) is written the same way, one item at a time.
 import type { Report, ReportList, StreamedReport } from "../core/model.js";
 import { indentedJson } from "./indented-json.js";
+import { mapItems } from "../core/iterate.js";
 
 export function renderJson(report: Report | StreamedReport): string {
   return [...renderJsonChunks(report)].join("");
@@ -37,10 +38,6 @@ export function* renderJsonChunks(report: Report | StreamedReport): Generator<st
 export function* jsonListBody(texts: Iterable<string>, before = 0): Generator<string> {
   let i = before;
   for (const text of texts) yield `${i++ ? "," : ""}\n    ${text}`;
-}
-
-function* mapItems<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
-  for (const a of items) yield f(a);
 }
 
 /**

@@ -3,6 +3,7 @@
 // finding kept in memory, the finding itself. Walked as findings, the texts are parsed; walked as the JSON
 // report's texts (ReportList.jsonTexts), they are copied.
 import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
+import { mapItems } from "../../core/iterate.js";
 import { jsonListBody, reportItemJson } from "../../render/json.js";
 import type { Finding, ReportList, Severity } from "../../core/model.js";
 import { readFindingRecord } from "./finding-record.js";
@@ -25,9 +26,7 @@ export interface KeyedFindingList extends ReportList<Finding> {
  * not (the texts are then copied here).
  */
 export function keyedFindingList(length: number, keyed: () => Iterable<KeyedFinding>, body: () => Iterable<string> | null = () => null): KeyedFindingList {
-  const jsonTexts = function* () {
-    for (const f of keyed()) yield keyedText(f);
-  };
+  const jsonTexts = () => mapItems(keyed(), keyedText);
   return {
     length,
     keyed,
@@ -93,8 +92,4 @@ export function mergeFindingRuns(runs: readonly FindingRun[], inMemory: readonly
 /** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within `budget`. */
 function mergeReadSize(runs: number, budget: number): number {
   return Math.max(1 << 12, Math.min(1 << 16, Math.floor(budget / Math.max(1, runs))));
-}
-
-function* mapItems<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
-  for (const a of items) yield f(a);
 }

@@ -22,6 +22,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { findingOrderKey } from "../../core/findings.js";
+import { dropItems, mapItems } from "../../core/iterate.js";
 import type { Finding } from "../../core/model.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, type KeyedFinding } from "./finding-list.js";
@@ -138,7 +139,7 @@ class WorkerMerge implements OffloadedMerge {
       if (state === RUNNING && Atomics.wait(counters, PUBLISHED, published, STALL_MS) === "timed-out") break;
     }
     this.close();
-    yield* jsonListBody(textsAfter(merged(), written), written);
+    yield* jsonListBody(mapItems(dropItems(merged(), written), keyedText), written);
   }
 
   /** The tail merged here so far, once this thread took it. */
@@ -180,10 +181,4 @@ class WorkerMerge implements OffloadedMerge {
     }
     return this.buffer.toString("utf8", 0, size);
   }
-}
-
-/** The texts of `merged` after its first `skip` findings. */
-function* textsAfter(merged: Iterable<KeyedFinding>, skip: number): Generator<string> {
-  let i = 0;
-  for (const f of merged) if (i++ >= skip) yield keyedText(f);
 }

@@ -1,6 +1,7 @@
 // The findings' last severity (finding-list.ts TAIL_SEVERITY) merged on the main thread while it would
 // otherwise wait for the merge worker (./merge-offload.ts says when): a piece at a time into a file of its
 // own, written after the worker's pieces.
+import { mapItems } from "../../core/iterate.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, type KeyedFinding } from "./finding-list.js";
 import { PIECE_CHARS } from "./merge-protocol.js";
@@ -23,7 +24,7 @@ export class HeldTail {
 
   constructor(tail: TailMerge) {
     this.file = new RecordFile(tail.file);
-    this.rest = jsonListBody(mapTexts(tail.merged()), tail.afterOthers ? 1 : 0)[Symbol.iterator]();
+    this.rest = jsonListBody(mapItems(tail.merged(), keyedText), tail.afterOthers ? 1 : 0)[Symbol.iterator]();
   }
 
   /** One piece more into the file; false when the tail is all there. */
@@ -59,8 +60,4 @@ export class HeldTail {
   }
 
   private closed = false;
-}
-
-function* mapTexts(merged: Iterable<KeyedFinding>): Generator<string> {
-  for (const f of merged) yield keyedText(f);
 }

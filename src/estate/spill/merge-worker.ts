@@ -3,8 +3,9 @@
 // publishing each piece once it is written. Any failure is published as one: the main thread merges the
 // rest itself.
 import { workerData } from "node:worker_threads";
+import { mapItems } from "../../core/iterate.js";
 import { jsonListBody } from "../../render/json.js";
-import { mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFinding } from "./finding-list.js";
+import { keyedText, mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFinding } from "./finding-list.js";
 import { DONE, FAILED, NOBODY, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, sharedViews, type MergeWorkerData } from "./merge-protocol.js";
 import { RecordFile } from "./records.js";
 
@@ -58,7 +59,7 @@ try {
   let count = 0;
   let total = 0;
   const emit = (merged: Iterable<KeyedFinding>) => {
-    for (const chunk of jsonListBody(textsOf(merged), total)) {
+    for (const chunk of jsonListBody(mapItems(merged, keyedText), total)) {
       text += chunk;
       count++;
       total++;
@@ -89,8 +90,4 @@ function* releasing(run: KeyedFinding[]): Generator<KeyedFinding> {
     run[i] = undefined as never;
     yield f;
   }
-}
-
-function* textsOf(merged: Iterable<KeyedFinding>): Generator<string> {
-  for (const f of merged) yield f.text!;
 }

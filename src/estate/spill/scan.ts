@@ -20,6 +20,7 @@ import { keyedFindingList, keyedInMemory, mergeFindingRuns, splitRuns, TAIL_SEVE
 import { startMergeWorker, type OffloadedMerge } from "./merge-offload.js";
 import type { TailMerge } from "./merge-tail.js";
 import path from "node:path";
+import { mapItems } from "../../core/iterate.js";
 
 export interface SpilledScan {
   /** The report; its resources, zones and findings are read from disk each time they are walked. */
@@ -234,10 +235,6 @@ const SEQUENTIAL_READ = 1 << 18;
 /** A list of `length` items produced afresh by `items` each time it is walked (and their JSON report text by `texts`). */
 function list<T>(length: number, items: () => Iterable<T>, texts: () => Iterable<string>): ReportList<T> {
   return { length, [Symbol.iterator]: () => items()[Symbol.iterator](), jsonTexts: texts };
-}
-
-function* mapItems<A, B>(items: Iterable<A>, f: (a: A) => B): Generator<B> {
-  for (const a of items) yield f(a);
 }
 
 /** A spilled zone entry with its split zone's join applied. */
