@@ -16,7 +16,7 @@
 // into a file of its own and writes it after the worker's; a worker that gets there first merges it on.
 // Measured on the 100 MB bench tree, this thread waited 0.5-0.8 s for the worker; its info findings (13 %
 // of them) fill part of that wait.
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,9 +26,9 @@ import { dropItems, mapItems } from "../../core/iterate.js";
 import type { Finding } from "../../core/model.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, type KeyedFinding } from "./finding-list.js";
-import { COUNTERS, DONE, FAILED, PIECE_CHARS, PUBLISHED, RUNNING, sharedViews, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, THIS_THREAD, NOBODY, type MergeShared, type MergeWorkerData } from "./merge-protocol.js";
+import { COUNTERS, DONE, FAILED, PUBLISHED, RUNNING, sharedViews, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, THIS_THREAD, NOBODY, type MergeShared, type MergeWorkerData } from "./merge-protocol.js";
 import { HeldTail, type TailMerge } from "./merge-tail.js";
-import type { Span } from "./records.js";
+import { RecordFile, type Span } from "./records.js";
 
 /** `CFWM_MERGE_WORKER`: `0` never starts the worker, `1` always does (the tests' way on small trees). */
 export const MERGE_WORKER_ENV = "CFWM_MERGE_WORKER";
@@ -93,11 +93,8 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span; 
 
 class WorkerMerge implements OffloadedMerge {
   private closed = false;
-  /** One buffer for every piece read (grown when a piece is bigger). */
-  private buffer = Buffer.allocUnsafe(4 * PIECE_CHARS);
-
-  /** The body's file, opened to be read once the worker has published a piece. */
-  private fd: number | null = null;
+  /** The body's file (the worker's records), opened to be read once the worker has published a piece. */
+  private reader: RecordFile | null = null;
 
   constructor(
     private readonly worker: Worker,
@@ -115,7 +112,8 @@ class WorkerMerge implements OffloadedMerge {
       if (taken < published) {
         const slot = taken % TABLE;
         const end = ends[slot]!;
-        const text = this.read(position, end);
+        this.reader ??= new RecordFile(this.file, true);
+        const text = this.reader.text({ start: position, end });
         written += items[slot]!;
         position = end;
         Atomics.store(counters, TAKEN, ++taken);
@@ -164,21 +162,9 @@ class WorkerMerge implements OffloadedMerge {
     this.closed = true;
     Atomics.store(this.shared.counters, STOPPED, 1);
     Atomics.notify(this.shared.counters, TAKEN);
-    if (this.fd !== null) closeSync(this.fd);
+    this.reader?.close();
     this.tail?.close();
     void this.worker.terminate();
   }
 
-  private read(from: number, to: number): string {
-    const size = to - from;
-    if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, 2 * this.buffer.length));
-    this.fd ??= openSync(this.file, "r");
-    let done = 0;
-    while (done < size) {
-      const n = readSync(this.fd, this.buffer, done, size - done, from + done);
-      if (n === 0) throw new Error(`the merged findings at ${from} are cut short`);
-      done += n;
-    }
-    return this.buffer.toString("utf8", 0, size);
-  }
 }

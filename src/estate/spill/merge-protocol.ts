@@ -33,7 +33,7 @@ export const COUNTERS = 8;
 
 export interface MergeShared {
   counters: Int32Array;
-  /** Per piece (index mod TABLE): the body's length in bytes once it is written. */
+  /** Per piece (index mod TABLE): where its record ends in the body's file, once it is written. */
   ends: Float64Array;
   /** Per piece: how many findings it holds. */
   items: Int32Array;

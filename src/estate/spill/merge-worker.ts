@@ -33,9 +33,10 @@ function publish(text: string, count: number): void {
     if (pieces - taken < TABLE) break;
     Atomics.wait(counters, TAKEN, taken);
   }
-  out!.appendBytes(Buffer.from(text, "utf8"));
+  // Each piece a record of the file: the main thread reads it back by its span.
+  const span = out!.append(text);
   out!.flush();
-  ends[pieces % TABLE] = out!.offset;
+  ends[pieces % TABLE] = span.end;
   items[pieces % TABLE] = count;
   Atomics.store(counters, PUBLISHED, ++pieces);
   Atomics.notify(counters, PUBLISHED);
