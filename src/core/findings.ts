@@ -81,6 +81,9 @@ export function severityRank(s: Severity): number {
   return RANK[s];
 }
 
+/** The severity compareFindings lists last: in any sorted list of findings, its findings are a suffix. */
+export const LAST_SEVERITY: Severity = (Object.keys(RANK) as Severity[]).reduce((a, b) => (RANK[a] <= RANK[b] ? a : b));
+
 /** True when a finding of severity `s` trips `--fail-on failOn`. */
 export function tripsFailOn(s: Severity, failOn: FailOn): boolean {
   return failOn !== "never" && RANK[s] >= RANK[failOn];
@@ -121,7 +124,7 @@ export function sortFindings(findings: Finding[]): Finding[] {
 export type FindingOrderKey = Pick<Finding, "severity" | "zoneId" | "file" | "line" | "code" | "address" | "root" | "workspace">;
 
 /** The fields compareFindings reads, alone: a spilled finding is merged by this without reading it whole. */
-export function findingOrderKey(f: Finding): FindingOrderKey {
+export function findingOrderKey(f: FindingOrderKey): FindingOrderKey {
   return { severity: f.severity, zoneId: f.zoneId, file: f.file, line: f.line, code: f.code, address: f.address, root: f.root, workspace: f.workspace };
 }
 

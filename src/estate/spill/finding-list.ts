@@ -5,7 +5,7 @@
 import { compareFindings, type FindingOrderKey } from "../../core/findings.js";
 import { mapItems } from "../../core/iterate.js";
 import { jsonListBody, reportItemJson } from "../../render/json.js";
-import type { Finding, ReportList, Severity } from "../../core/model.js";
+import type { Finding, ReportList } from "../../core/model.js";
 import { readFindingRecord } from "./finding-record.js";
 import { mergeSorted } from "./kmerge.js";
 import type { RecordFile, Span } from "./records.js";
@@ -65,14 +65,11 @@ export interface FindingRun {
   span: Span;
 }
 
-/**
- * The severity the report lists last (core/findings.ts compareFindings orders by severity first): in every
- * sorted run its findings are a suffix, so a merge of the runs splits there into two merges, one after the
- * other (./merge-offload.ts gives the second to whichever thread is free).
- */
-export const TAIL_SEVERITY: Severity = "info";
 
-/** Each run's findings before its tail (`tail`: where its TAIL_SEVERITY findings start), and from there. */
+/**
+ * Each run's findings before its tail (`tail`: where its core/findings.ts LAST_SEVERITY findings start, a
+ * suffix of every sorted run), and from there: the merge of the runs is the heads' merge, then the tails'.
+ */
 export function splitRuns(runs: readonly (FindingRun & { tail: number })[]): { head: FindingRun[]; tail: FindingRun[] } {
   return {
     head: runs.map((r) => ({ file: r.file, span: { start: r.span.start, end: r.tail } })),

@@ -4,7 +4,7 @@
 // by the builders, in parallel, not by the thread writing the report after them); what is kept is what the
 // split-zone join and the report's head need (zone stubs with their id, root and workspace; the
 // RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
-import { sortFindings } from "../../core/findings.js";
+import { LAST_SEVERITY, sortFindings } from "../../core/findings.js";
 import { reportItemJson } from "../../render/json.js";
 import type { Finding, Severity } from "../../core/model.js";
 import { reportedResource } from "../../core/report.js";
@@ -14,7 +14,6 @@ import type { EstateInstance } from "../load.js";
 import type { ReportedInstance } from "../report.js";
 import { analyseForReport } from "../stream.js";
 import { toBytes } from "../../terraform/parse-pool/clone.js";
-import { TAIL_SEVERITY } from "./finding-list.js";
 import { findingRecord } from "./finding-record.js";
 import type { RecordFile, Span } from "./records.js";
 
@@ -41,7 +40,7 @@ export interface SpilledInstance {
   resourceCount: number;
   /** The instance's sorted findings (all but JOIN_FILTERED). */
   run: Span;
-  /** Where the run's findings of the last severity (finding-list.ts TAIL_SEVERITY) start (`run.end`: none). */
+  /** Where the run's findings of the last severity (core/findings.ts LAST_SEVERITY) start (`run.end`: none). */
   runTail: number;
   runCount: number;
   severities: Severity[];
@@ -70,7 +69,7 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
   const start = files.findings.offset;
   let tail = -1;
   for (const f of spilled) {
-    if (tail < 0 && f.severity === TAIL_SEVERITY) tail = files.findings.offset;
+    if (tail < 0 && f.severity === LAST_SEVERITY) tail = files.findings.offset;
     files.findings.append(findingRecord(f));
   }
   analysed.instance.analysis.findings = findings.filter((f) => f.code === JOIN_FILTERED);

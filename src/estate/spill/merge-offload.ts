@@ -11,7 +11,7 @@
 // is the same function either side (finding-list.ts mergeFindingRuns): when the worker fails, or makes no
 // progress for STALL_MS, this thread merges the rest itself, after the findings already written.
 //
-// The list's last severity (finding-list.ts TAIL_SEVERITY) is a merge of its own, after the others': the
+// The list's last severity (core/findings.ts LAST_SEVERITY) is a merge of its own, after the others': the
 // first thread free for it takes it. This thread, instead of waiting for the worker's next piece, merges it
 // into a file of its own and writes it after the worker's; a worker that gets there first merges it on.
 // Measured on the 100 MB bench tree, this thread waited 0.5-0.8 s for the worker; its info findings (13 %
@@ -23,7 +23,6 @@ import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { findingOrderKey } from "../../core/findings.js";
 import { dropItems, mapItems } from "../../core/iterate.js";
-import type { Finding } from "../../core/model.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, type KeyedFinding } from "./finding-list.js";
 import { COUNTERS, DONE, FAILED, PUBLISHED, RUNNING, sharedViews, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, THIS_THREAD, NOBODY, type MergeShared, type MergeWorkerData } from "./merge-protocol.js";
@@ -77,7 +76,7 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span; 
   // Made by the worker (as the scan's record files are made); nothing is read from it before a piece is published.
   if (!existsSync(dir) || existsSync(out)) return null;
   const shared = new SharedArrayBuffer(4 * COUNTERS + 12 * TABLE);
-  const data: MergeWorkerData = { runs, inMemory: inMemory.map((run) => run.map((f) => ({ key: findingOrderKey(f.key as Finding), text: keyedText(f) }))), out, shared };
+  const data: MergeWorkerData = { runs, inMemory: inMemory.map((run) => run.map((f) => ({ key: findingOrderKey(f.key), text: keyedText(f) }))), out, shared };
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
   let worker: Worker;
   try {

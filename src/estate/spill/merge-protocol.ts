@@ -24,7 +24,7 @@ export const RUNNING = 0;
 export const DONE = 1;
 export const FAILED = 2;
 export const STOPPED = 3;
-/** Who merges the list's tail (finding-list.ts TAIL_SEVERITY): set once, by compare-and-exchange from NOBODY. */
+/** Who merges the list's tail (core/findings.ts LAST_SEVERITY): set once, by compare-and-exchange from NOBODY. */
 export const TAIL_OWNER = 4;
 export const NOBODY = 0;
 export const THE_WORKER = 1;

@@ -1,4 +1,4 @@
-// The findings' last severity (finding-list.ts TAIL_SEVERITY) merged on the main thread while it would
+// The findings' last severity (core/findings.ts LAST_SEVERITY) merged on the main thread while it would
 // otherwise wait for the merge worker (./merge-offload.ts says when): a piece at a time into a file of its
 // own, written after the worker's pieces.
 import { mapItems } from "../../core/iterate.js";

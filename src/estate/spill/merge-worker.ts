@@ -3,9 +3,10 @@
 // publishing each piece once it is written. Any failure is published as one: the main thread merges the
 // rest itself.
 import { workerData } from "node:worker_threads";
+import { LAST_SEVERITY } from "../../core/findings.js";
 import { mapItems } from "../../core/iterate.js";
 import { jsonListBody } from "../../render/json.js";
-import { keyedText, mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFinding } from "./finding-list.js";
+import { keyedText, mergeFindingRuns, splitRuns, type KeyedFinding } from "./finding-list.js";
 import { DONE, FAILED, NOBODY, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, sharedViews, type MergeWorkerData } from "./merge-protocol.js";
 import { RecordFile } from "./records.js";
 
@@ -51,7 +52,7 @@ try {
   out = new RecordFile(data.out);
   const open = (p: string) => files.get(p) ?? files.set(p, new RecordFile(p, true)).get(p)!;
   const { head, tail } = splitRuns(data.runs.map((r) => ({ file: open(r.path), span: r.span, tail: r.tail })));
-  const isTail = (f: KeyedFinding) => f.key.severity === TAIL_SEVERITY;
+  const isTail = (f: KeyedFinding) => f.key.severity === LAST_SEVERITY;
   // Split once, and let go of the data's copy: each finding is then held by its part only, until merged.
   const heads: KeyedFinding[][] = data.inMemory.map((run) => run.filter((f) => !isTail(f)));
   const tails: KeyedFinding[][] = data.inMemory.map((run) => run.filter(isTail));

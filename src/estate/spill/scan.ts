@@ -5,6 +5,7 @@
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
 // Same report as estate/scan.ts `scanEstate`, byte for byte.
+import { LAST_SEVERITY } from "../../core/findings.js";
 import { reportItemJson } from "../../render/json.js";
 import type { Finding, Report, ReportList, ReportResource, Severity, StreamedReport, ZoneReport } from "../../core/model.js";
 import { joinInstances, patchZone, type AnalysedInstance, type ZonePatch } from "../analyze.js";
@@ -16,7 +17,7 @@ import type { EstateScanOptions } from "../scan.js";
 import { RecordFile, type Span } from "./records.js";
 import { fromBytes } from "../../terraform/parse-pool/clone.js";
 import { spillInstance, type SpilledInstance, type SpillFiles } from "./instance.js";
-import { keyedFindingList, keyedInMemory, mergeFindingRuns, splitRuns, TAIL_SEVERITY, type KeyedFindingList } from "./finding-list.js";
+import { keyedFindingList, keyedInMemory, mergeFindingRuns, splitRuns, type KeyedFindingList } from "./finding-list.js";
 import { startMergeWorker, type OffloadedMerge } from "./merge-offload.js";
 import type { TailMerge } from "./merge-tail.js";
 import path from "node:path";
@@ -46,7 +47,7 @@ interface KeptInstance {
   reported: ReportedInstance;
   analysed: AnalysedInstance;
   resources: FileSpan;
-  /** Its findings' run, and where its tail (finding-list.ts TAIL_SEVERITY) starts. */
+  /** Its findings' run, and where its tail (core/findings.ts LAST_SEVERITY) starts. */
   run: FileSpan & { tail: number };
   /** What `gate` checks of it, when the scan is gated. */
   gate?: GateShare;
@@ -161,7 +162,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       const length = inMemoryRuns.reduce((n, run) => n + run.length, spilledFindings);
       // The tail (the last severity's findings), as this thread merges it while the worker is busy.
       const { head: headRuns, tail: tailRuns } = splitRuns(runs);
-      const tailOf = (run: readonly Finding[]) => run.filter((f) => f.severity === TAIL_SEVERITY);
+      const tailOf = (run: readonly Finding[]) => run.filter((f) => f.severity === LAST_SEVERITY);
       const tail: TailMerge = {
         // Read 4 KB at a time per run (most runs' tails are smaller): it runs beside the worker's merge.
         merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run))), 0),
