@@ -12,7 +12,7 @@ import type { ConfigTree, ModuleNode } from "../terraform/config/modules.js";
 import type { GateInstance } from "./gate.js";
 import { slimDir, slimTree, type GateShare } from "./gate-share.js";
 import { gateFindings, type GateFindings, type ZoneFits } from "./gate-report.js";
-import { isKeyedFindingList, keyedFindingList, keyedInMemory, mergeKeyed } from "./spill/finding-list.js";
+import { isKeyedFindingList, keyedFindingList, keyedInMemory } from "./spill/finding-list.js";
 import { mergeSorted } from "./spill/kmerge.js";
 
 export interface GatedReport<R extends Report | StreamedReport> {
@@ -106,8 +106,6 @@ function withGate<R extends Report | StreamedReport>(report: R, gate: GateFindin
   // A spilled scan's findings are merged by their keys: the JSON report still copies their texts.
   const findings = Array.isArray(scanned)
     ? [...mergeSorted<Finding>([scanned, extra], compareFindings)]
-    : isKeyedFindingList(scanned) && scanned.withInMemory
-      ? scanned.withInMemory(extra)
-      : keyedFindingList(scanned.length + extra.length, () => mergeKeyed([isKeyedFindingList(scanned) ? scanned.keyed() : keyedInMemory(scanned), keyedInMemory(extra)]));
+    : (isKeyedFindingList(scanned) ? scanned : keyedFindingList(scanned.length, () => keyedInMemory(scanned))).withInMemory(extra);
   return { ...report, findings, errors: sortErrors([...report.errors, ...gate.errors]) };
 }

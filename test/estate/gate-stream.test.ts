@@ -12,7 +12,6 @@ import { gateEstate } from "../../src/estate/gate-report.js";
 import { GateStream } from "../../src/estate/gate-stream.js";
 import { loadEstate } from "../../src/estate/load.js";
 import { scanEstate, type EstateScanOptions } from "../../src/estate/scan.js";
-import type { KeyedFindingList } from "../../src/estate/spill/finding-list.js";
 import { scanEstateSpilled } from "../../src/estate/spill/scan.js";
 import { renderJson } from "../../src/render/json.js";
 import { gateTextTail } from "../../src/render/gate-verdict.js";
@@ -92,9 +91,6 @@ describe("gate over a streamed scan", () => {
       const spilled = await scanEstateSpilled(scanOptions(onDisk), spill);
       try {
         const gated = await onDisk.finish(spilled.report, spilled.severities);
-        // The gate's findings are merged into the spilled list itself: its JSON text can still be merged on a
-        // worker (estate/spill/merge-offload.ts), rather than a worker merging a list no report reads.
-        expect(typeof (gated.report.findings as KeyedFindingList).withInMemory).toBe("function");
         expect(renderJson(gated.report)).toBe(renderJson(old.report));
         // Walked a second time (another --format): the same lists.
         const whole: Report = wholeReport(gated.report);

@@ -15,10 +15,10 @@ export type KeyedFinding = { key: FindingOrderKey; text: string } | { key: Findi
 export interface KeyedFindingList extends ReportList<Finding> {
   keyed(): Iterable<KeyedFinding>;
   /**
-   * The list with `extra` (sorted) merged into it, after its own findings on a tie; when absent, the caller
-   * merges them (`mergeKeyed`). A spilled scan's list keeps its JSON text merged on a worker this way.
+   * The list with `extra` (sorted) merged into it, after its own findings on a tie. A spilled scan's list
+   * (./scan.ts) gives one whose JSON text is still merged on a worker.
    */
-  withInMemory?(extra: readonly Finding[]): KeyedFindingList;
+  withInMemory(extra: readonly Finding[]): KeyedFindingList;
 }
 
 /**
@@ -30,6 +30,7 @@ export function keyedFindingList(length: number, keyed: () => Iterable<KeyedFind
   return {
     length,
     keyed,
+    withInMemory: (extra) => keyedFindingList(length + extra.length, () => mergeKeyed([keyed(), keyedInMemory(extra)])),
     jsonBody: () => body() ?? jsonListBody(jsonTexts()),
     *[Symbol.iterator]() {
       for (const f of keyed()) yield f.text === null ? f.key : (JSON.parse(f.text) as Finding);

@@ -2,12 +2,13 @@
 // give, byte for byte, the body this thread's merge gives: spilled runs and findings kept in memory, ties
 // to the earlier run; a worker that fails part-way is finished here after what it already gave; the worker
 // starts only when asked or when the runs are big.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Finding, Severity } from "../../../src/core/model.js";
+import { cloudflareTreeFiles } from "../../../scripts/bench/generate.mjs";
 import { ROOT } from "../../support/cli.js";
 
 type Offload = typeof import("../../../src/estate/spill/merge-offload.js");
@@ -16,12 +17,16 @@ type List = typeof import("../../../src/estate/spill/finding-list.js");
 type Record_ = typeof import("../../../src/estate/spill/finding-record.js");
 type Records = typeof import("../../../src/estate/spill/records.js");
 type Findings = typeof import("../../../src/core/findings.js");
+type Spilled = typeof import("../../../src/estate/spill/scan.js");
+type Gate = typeof import("../../../src/estate/gate-stream.js");
+type Json = typeof import("../../../src/render/json.js");
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(ROOT, "dist", rel)).href)) as T;
 const work = mkdtempSync(path.join(os.tmpdir(), "merge-offload-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 afterEach(() => {
   delete process.env["CFWM_MERGE_WORKER_FAULT"];
+  delete process.env["CFWM_MERGE_WORKER"];
 });
 
 const SEVERITIES: Severity[] = ["error", "warning", "info"];
@@ -140,5 +145,36 @@ describe("the findings' merge on a worker", () => {
     const after = [...body];
     expect(after.length).toBeGreaterThan(0);
     close();
+  });
+
+  it("merges gate's report on the worker: the gate's findings go into the spilled list, not around it", async () => {
+    const { scanEstateSpilled } = await load<Spilled>("estate/spill/scan.js");
+    const { GateStream } = await load<Gate>("estate/gate-stream.js");
+    const { renderJson } = await load<Json>("render/json.js");
+    const tree = mkdtempSync(path.join(work, "gate-tree-"));
+    for (const [name, text] of cloudflareTreeFiles({ seed: 20240601, files: 10, bytes: 200_000 }) as Map<string, string>) {
+      mkdirSync(path.dirname(path.join(tree, name)), { recursive: true });
+      writeFileSync(path.join(tree, name), text);
+    }
+    const gatedJson = async (env: Record<string, string>) => {
+      Object.assign(process.env, env);
+      const spill = mkdtempSync(path.join(work, "gate-spill-"));
+      const gate = new GateStream("4.52.0");
+      const options = { paths: ["."], statePaths: [], cwd: tree, readStdin: async () => Buffer.alloc(0), analyze: {}, rulesetRoots: () => ({}), version: "t", root: () => ".", gate: gate.add };
+      const scanned = await scanEstateSpilled(options, spill, { workers: 0 });
+      try {
+        const gated = await gate.finish(scanned.report, scanned.severities);
+        return { json: renderJson(gated.report), files: readdirSync(spill) };
+      } finally {
+        scanned.close();
+      }
+    };
+    const alone = await gatedJson({ CFWM_MERGE_WORKER: "0" });
+    expect(alone.json).toContain('"code": "PROVIDER_UPGRADE_BLOCKED"');
+    expect(alone.files).not.toContain("merged-findings.txt");
+    // The tail left to this thread: its file exists only when the gated list's body is the worker's.
+    const offloaded = await gatedJson({ CFWM_MERGE_WORKER: "1", CFWM_MERGE_WORKER_FAULT: "no-tail" });
+    expect(offloaded.json).toBe(alone.json);
+    expect(offloaded.files).toEqual(expect.arrayContaining(["merged-findings.txt", "merged-tail.txt"]));
   });
 });
