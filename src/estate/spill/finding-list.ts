@@ -80,14 +80,14 @@ export function splitRuns(runs: readonly (FindingRun & { tail: number })[]): { h
 
 /**
  * The spilled runs, in instance order, and the runs of findings kept in memory (after them, in their order:
- * a tie goes to the earlier run) merged into the report's order. Where the merge runs (this thread or ./merge-worker.ts) it is this one.
+ * a tie goes to the earlier run) merged into the report's order, each run read `readSize` bytes at a time.
+ * Where the merge runs (this thread or ./merge-worker.ts) it is this one.
  */
-export function mergeFindingRuns(runs: readonly FindingRun[], inMemory: readonly Iterable<KeyedFinding>[], readBudget = 1 << 23): Generator<KeyedFinding> {
-  const size = mergeReadSize(runs.length, readBudget);
-  return mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, size), readFindingRecord)), ...inMemory]);
+export function mergeFindingRuns(runs: readonly FindingRun[], inMemory: readonly Iterable<KeyedFinding>[], readSize = mergeReadSize(runs.length)): Generator<KeyedFinding> {
+  return mergeKeyed([...runs.map((run) => mapItems(run.file.texts(run.span, readSize), readFindingRecord)), ...inMemory]);
 }
 
-/** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within `budget`. */
-function mergeReadSize(runs: number, budget: number): number {
-  return Math.max(1 << 12, Math.min(1 << 16, Math.floor(budget / Math.max(1, runs))));
+/** Bytes read at a time from each of `runs` runs merged at once: 64 KB each, all of them within 8 MB. */
+function mergeReadSize(runs: number): number {
+  return Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 23) / Math.max(1, runs))));
 }

@@ -25,7 +25,7 @@ import { findingOrderKey } from "../../core/findings.js";
 import { dropItems, mapItems } from "../../core/iterate.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, type KeyedFinding } from "./finding-list.js";
-import { COUNTERS, DONE, FAILED, PUBLISHED, RUNNING, sharedViews, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, THIS_THREAD, NOBODY, type MergeShared, type MergeWorkerData } from "./merge-protocol.js";
+import { AT, COUNTERS, type MergeShared, type MergeWorkerData, sharedViews, TABLE, TAIL_BY, WORKER } from "./merge-protocol.js";
 import { HeldTail, type TailMerge } from "./merge-tail.js";
 import { RecordFile, type Span } from "./records.js";
 
@@ -107,7 +107,7 @@ class WorkerMerge implements OffloadedMerge {
     let position = 0;
     let written = 0;
     while (!this.closed) {
-      const published = Atomics.load(counters, PUBLISHED);
+      const published = Atomics.load(counters, AT.published);
       if (taken < published) {
         const slot = taken % TABLE;
         const end = ends[slot]!;
@@ -115,25 +115,25 @@ class WorkerMerge implements OffloadedMerge {
         const text = this.reader.text({ start: position, end });
         written += items[slot]!;
         position = end;
-        Atomics.store(counters, TAKEN, ++taken);
-        Atomics.notify(counters, TAKEN);
+        Atomics.store(counters, AT.taken, ++taken);
+        Atomics.notify(counters, AT.taken);
         yield text;
         continue;
       }
-      const state = Atomics.load(counters, STATE);
-      if (state === DONE && Atomics.load(counters, PUBLISHED) === taken) {
+      const state = Atomics.load(counters, AT.state);
+      if (state === WORKER.done && Atomics.load(counters, AT.published) === taken) {
         // The worker is done before the tail when this thread took it (or when it left it: a worker that
         // does not take it in time is not waited for): what was merged here, then the rest.
-        const held = this.tail ?? (tail && Atomics.load(counters, TAIL_OWNER) !== THE_WORKER ? new HeldTail(tail) : null);
+        const held = this.tail ?? (tail && Atomics.load(counters, AT.tailOwner) !== TAIL_BY.worker ? new HeldTail(tail) : null);
         this.tail = null;
         this.close();
         if (held) yield* held.texts();
         return;
       }
-      if (state === FAILED) break;
+      if (state === WORKER.failed) break;
       // Rather than wait: a piece of the tail, when this thread has (or can take) it.
-      if (state === RUNNING && tail && this.mergeTailPiece(tail)) continue;
-      if (state === RUNNING && Atomics.wait(counters, PUBLISHED, published, STALL_MS) === "timed-out") break;
+      if (state === WORKER.running && tail && this.mergeTailPiece(tail)) continue;
+      if (state === WORKER.running && Atomics.wait(counters, AT.published, published, STALL_MS) === "timed-out") break;
     }
     this.close();
     yield* jsonListBody(mapItems(dropItems(merged(), written), keyedText), written);
@@ -147,7 +147,7 @@ class WorkerMerge implements OffloadedMerge {
   private mergeTailPiece(tail: TailMerge): boolean {
     if (this.tailRefused) return false;
     if (!this.tail) {
-      if (Atomics.compareExchange(this.shared.counters, TAIL_OWNER, NOBODY, THIS_THREAD) !== NOBODY) {
+      if (Atomics.compareExchange(this.shared.counters, AT.tailOwner, TAIL_BY.nobody, TAIL_BY.mainThread) !== TAIL_BY.nobody) {
         this.tailRefused = true;
         return false;
       }
@@ -159,8 +159,8 @@ class WorkerMerge implements OffloadedMerge {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    Atomics.store(this.shared.counters, STOPPED, 1);
-    Atomics.notify(this.shared.counters, TAKEN);
+    Atomics.store(this.shared.counters, AT.stopped, 1);
+    Atomics.notify(this.shared.counters, AT.taken);
     this.reader?.close();
     this.tail?.close();
     void this.worker.terminate();

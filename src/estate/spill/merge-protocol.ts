@@ -13,23 +13,17 @@ export const PIECE_CHARS = 1 << 15;
 export const TABLE = 1 << 14;
 
 /**
- * The shared state: counters (Int32Array) and, per piece, where it ends and how many findings it holds.
- * Counters: pieces PUBLISHED by the worker and TAKEN by the main thread; the worker's STATE (RUNNING, DONE,
- * FAILED); STOPPED, set by the main thread when it no longer reads (the worker stops at its next piece).
+ * The shared state: counters (Int32Array, COUNTERS of them) and, per piece, where it ends and how many
+ * findings it holds. The counters, by index: pieces published by the worker and taken by the main thread;
+ * the worker's state; stopped, set by the main thread when it no longer reads (the worker stops at its next
+ * piece); who merges the list's tail (core/findings.ts LAST_SEVERITY), set once by compare-and-exchange.
  */
-export const PUBLISHED = 0;
-export const TAKEN = 1;
-export const STATE = 2;
-export const RUNNING = 0;
-export const DONE = 1;
-export const FAILED = 2;
-export const STOPPED = 3;
-/** Who merges the list's tail (core/findings.ts LAST_SEVERITY): set once, by compare-and-exchange from NOBODY. */
-export const TAIL_OWNER = 4;
-export const NOBODY = 0;
-export const THE_WORKER = 1;
-export const THIS_THREAD = 2;
+export const AT = { published: 0, taken: 1, state: 2, stopped: 3, tailOwner: 4 } as const;
 export const COUNTERS = 8;
+/** Values of the worker's state. */
+export const WORKER = { running: 0, done: 1, failed: 2 } as const;
+/** Values of the tail's owner. */
+export const TAIL_BY = { nobody: 0, worker: 1, mainThread: 2 } as const;
 
 export interface MergeShared {
   counters: Int32Array;

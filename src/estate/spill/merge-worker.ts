@@ -7,7 +7,7 @@ import { LAST_SEVERITY } from "../../core/findings.js";
 import { mapItems } from "../../core/iterate.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, mergeFindingRuns, splitRuns, type KeyedFinding } from "./finding-list.js";
-import { DONE, FAILED, NOBODY, PIECE_CHARS, PUBLISHED, STATE, STOPPED, TABLE, TAIL_OWNER, TAKEN, THE_WORKER, sharedViews, type MergeWorkerData } from "./merge-protocol.js";
+import { AT, type MergeWorkerData, PIECE_CHARS, sharedViews, TABLE, TAIL_BY, WORKER } from "./merge-protocol.js";
 import { RecordFile } from "./records.js";
 
 const data = workerData as MergeWorkerData;
@@ -29,23 +29,23 @@ let pieces = 0;
 
 function publish(text: string, count: number): void {
   for (;;) {
-    if (Atomics.load(counters, STOPPED)) throw new Stopped();
-    const taken = Atomics.load(counters, TAKEN);
+    if (Atomics.load(counters, AT.stopped)) throw new Stopped();
+    const taken = Atomics.load(counters, AT.taken);
     if (pieces - taken < TABLE) break;
-    Atomics.wait(counters, TAKEN, taken);
+    Atomics.wait(counters, AT.taken, taken);
   }
   // Each piece a record of the file: the main thread reads it back by its span.
   const span = out!.append(text);
   out!.flush();
   ends[pieces % TABLE] = span.end;
   items[pieces % TABLE] = count;
-  Atomics.store(counters, PUBLISHED, ++pieces);
-  Atomics.notify(counters, PUBLISHED);
+  Atomics.store(counters, AT.published, ++pieces);
+  Atomics.notify(counters, AT.published);
 }
 
 function finish(state: number): void {
-  Atomics.store(counters, STATE, state);
-  Atomics.notify(counters, PUBLISHED);
+  Atomics.store(counters, AT.state, state);
+  Atomics.notify(counters, AT.published);
 }
 
 try {
@@ -75,11 +75,11 @@ try {
   };
   emit(mergeFindingRuns(head, heads.map(releasing)));
   // The tail, unless the main thread took it meanwhile (merge-offload.ts).
-  if (FAULT !== "no-tail" && Atomics.compareExchange(counters, TAIL_OWNER, NOBODY, THE_WORKER) === NOBODY) emit(mergeFindingRuns(tail, tails.map(releasing)));
+  if (FAULT !== "no-tail" && Atomics.compareExchange(counters, AT.tailOwner, TAIL_BY.nobody, TAIL_BY.worker) === TAIL_BY.nobody) emit(mergeFindingRuns(tail, tails.map(releasing)));
   if (count > 0) publish(text, count);
-  finish(DONE);
+  finish(WORKER.done);
 } catch (e) {
-  if (!(e instanceof Stopped)) finish(FAILED);
+  if (!(e instanceof Stopped)) finish(WORKER.failed);
 } finally {
   for (const f of files.values()) f.close();
   out?.close();

@@ -165,7 +165,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       const tailOf = (run: readonly Finding[]) => run.filter((f) => f.severity === LAST_SEVERITY);
       const tail: TailMerge = {
         // Read 4 KB at a time per run (most runs' tails are smaller): it runs beside the worker's merge.
-        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run))), 0),
+        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run))), 1 << 12),
         afterOthers: headRuns.some((r) => r.span.end > r.span.start) || inMemoryRuns.some((run) => tailOf(run).length < run.length),
         file: path.join(dir, "merged-tail.txt"),
       };
