@@ -9,7 +9,7 @@
 // monorepo (minutes). Peak RSS is the child's own (`/usr/bin/time -f %M`, or the child's
 // process.resourceUsage() through scripts/bench/rss-hook.mjs where /usr/bin/time is missing).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureManyInstances, ensureState, ensureTree } from "./bench/generate.mjs";
@@ -48,10 +48,17 @@ if (!existsSync(CLI)) {
 mkdirSync(BENCH, { recursive: true });
 const haveTime = existsSync("/usr/bin/time");
 
-/** Runs a child node process; returns wall seconds, peak RSS (MB), exit code and stdout. */
-function run(nodeArgs, { env = {}, cwd = ROOT, exe = process.execPath } = {}) {
+/**
+ * Runs a child node process; returns wall seconds, peak RSS (MB), exit code and stdout. With `toFile`, the
+ * child's standard output goes to a file (removed after), as a CI job's `> report.json` does, and stdout is
+ * "": collecting a 100 MB tree's 316 MB report through a pipe into this process cost 0.64 s of CPU here, on
+ * the same two cores as the child being timed (measured: 0.5 s more wall for the child than writing a file).
+ */
+function run(nodeArgs, { env = {}, cwd = ROOT, exe = process.execPath, toFile = false } = {}) {
   const rssFile = path.join(BENCH, `.rss-${process.pid}`);
   rmSync(rssFile, { force: true });
+  const outFile = path.join(BENCH, `.out-${process.pid}`);
+  const outFd = toFile ? openSync(outFile, "w") : null;
   const childEnv = { ...process.env, NO_COLOR: "1", CI: "1", ...env };
   let cmd = exe;
   let argv = nodeArgs;
@@ -63,8 +70,12 @@ function run(nodeArgs, { env = {}, cwd = ROOT, exe = process.execPath } = {}) {
     argv = ["--import", HOOK, ...nodeArgs];
   }
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { cwd, env: childEnv, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(cmd, argv, { cwd, env: childEnv, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", outFd ?? "pipe", "pipe"] });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (outFd !== null) {
+    closeSync(outFd);
+    rmSync(outFile, { force: true });
+  }
   let rssKb = NaN;
   let cpu = NaN;
   try {
@@ -79,12 +90,41 @@ function run(nodeArgs, { env = {}, cwd = ROOT, exe = process.execPath } = {}) {
   return { wall, cpu, rssMb: rssKb / 1024, code: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-/** Best of `runs` (wall), with its RSS. */
-function best(nodeArgs, o) {
+/** Best of `runs` (wall), with its RSS. The report goes to a file (see `run`) unless `o` says otherwise. */
+function best(nodeArgs, o = {}) {
   let b = null;
   for (let i = 0; i < runs; i++) {
-    const r = run(nodeArgs, o);
+    const r = run(nodeArgs, { toFile: true, ...o });
     if (!b || r.wall < b.wall) b = r;
+  }
+  return b;
+}
+
+/** Least CPU of `n` runs (wall where CPU is not measured). */
+function minCpu(nodeArgs, n = 3, o = {}) {
+  let b = null;
+  for (let i = 0; i < n; i++) {
+    const x = run(nodeArgs, { toFile: true, ...o });
+    if (!b || x.cpu < b.cpu || (Number.isNaN(b.cpu) && x.wall < b.wall)) b = x;
+  }
+  return b;
+}
+
+/**
+ * CPU and wall per run of `node nodeArgs`, least over `batches` batches of `perBatch` runs, each batch timed
+ * as one by /usr/bin/time (a shell loop): its user and system seconds come in 10 ms steps, a tenth of the
+ * start-up row's goal, so one run's figure is too coarse to compare with that goal. Peak RSS is the largest
+ * run's. Without /usr/bin/time, the least CPU of single runs.
+ */
+function cpuPerRun(nodeArgs, batches = 3, perBatch = 10) {
+  if (!haveTime) return minCpu(nodeArgs, batches);
+  const loop = `i=0; while [ $i -lt ${perBatch} ]; do "$@" >/dev/null 2>&1; i=$((i + 1)); done`;
+  const once = run(nodeArgs, { toFile: true }); // its exit code is the row's: the loop's shell always ends 0
+  let b = null;
+  for (let i = 0; i < batches; i++) {
+    const x = run(["-c", loop, "sh", process.execPath, ...nodeArgs], { exe: "sh" });
+    const perRun = { ...x, wall: x.wall / perBatch, cpu: x.cpu / perBatch, code: once.code, stderr: once.stderr };
+    if (!b || perRun.cpu < b.cpu) b = perRun;
   }
   return b;
 }
@@ -124,7 +164,7 @@ if (only.includes("startup")) {
   const r = (() => {
     let b = null;
     for (let i = 0; i < Math.max(3, prevRuns); i++) {
-      const x = run(scanArgs(dir));
+      const x = run(scanArgs(dir), { toFile: true });
       if (!b || x.wall < b.wall) b = x;
     }
     return b;
@@ -293,14 +333,6 @@ if (only.includes("merge")) {
 const perfChecks = [];
 if (only.includes("perf")) {
   const goal = (what, ok, measured) => perfChecks.push(`${ok === null ? "n/a   " : ok ? "MET   " : "MISSED"}  ${what}: ${measured}`);
-  const minCpu = (argv, n = 3, o = {}) => {
-    let b = null;
-    for (let i = 0; i < n; i++) {
-      const x = run(argv, o);
-      if (!b || x.cpu < b.cpu || (Number.isNaN(b.cpu) && x.wall < b.wall)) b = x;
-    }
-    return b;
-  };
   const x = (a, b) => (a / b).toFixed(2);
   // Rows found in `rows` name peak RSS `rss`; fresh runs name it `rssMb`: one shape for the checks.
   const same = (r) => ({ ...r, rss: r.rss ?? r.rssMb });
@@ -344,8 +376,8 @@ if (only.includes("perf")) {
   const tiny = path.join(BENCH, `startup-${seed}`);
   const tt = ensureTree(tiny, "cloudflare", { seed, files: 10, bytes: 10 * 20_000 });
   run(scanArgs(tiny));
-  const s = row("start-up: scan, 10-file tree (least CPU of 3)", tt.files, tt.bytes, minCpu(scanArgs(tiny)));
-  const n0 = row("start-up: node -e 0 (least CPU of 3)", 0, 0, minCpu(["-e", "0"]));
+  const s = row("start-up: scan, 10-file tree (per run, least of 3×10)", tt.files, tt.bytes, cpuPerRun(scanArgs(tiny)));
+  const n0 = row("start-up: node -e 0 (per run, least of 3×10)", 0, 0, cpuPerRun(["-e", "0"]));
   goal("10-file scan: our CPU above node -e 0 ≤ 0.1 s", s.cpu - n0.cpu <= 0.1, `${(s.cpu - n0.cpu).toFixed(2)} s (${s.cpu.toFixed(2)} s vs ${n0.cpu.toFixed(2)} s; wall ${s.wall.toFixed(2)} s)`);
 
   // States: ours against JSON.parse and jq; 1 GB alone (Node's JSON.parse cannot hold it as one string).
