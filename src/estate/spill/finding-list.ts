@@ -53,10 +53,13 @@ export function mergeKeyed(runs: Iterable<KeyedFinding>[]): Generator<KeyedFindi
   return mergeSorted(runs, (a, b) => compareFindings(a.key, b.key));
 }
 
-/** Findings in memory as keyed findings. */
-export function keyedInMemory(findings: Iterable<Finding>): Generator<KeyedFinding> {
+/**
+ * Findings in memory as keyed findings; `textOf` gives the JSON report's text of a finding whose text is
+ * kept elsewhere (null: print the finding itself).
+ */
+export function keyedInMemory(findings: Iterable<Finding>, textOf: (f: Finding) => string | null = () => null): Generator<KeyedFinding> {
   return (function* () {
-    for (const f of findings) yield { key: f, text: null };
+    for (const f of findings) yield { key: f, text: textOf(f) };
   })();
 }
 

@@ -2,9 +2,9 @@
 // or a root worker, estate/parallel/): its resources, its zones' entries and inventories and its findings
 // (sorted: one run) go to record files, each item already in the JSON report's text (so that text is made
 // by the builders, in parallel, not by the thread writing the report after them); what is kept is what the
-// split-zone join and the report's head need (zone stubs with their id, root and workspace; the
-// RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
-import { LAST_SEVERITY, sortFindings } from "../../core/findings.js";
+// split-zone join and the report's head need (zone stubs with their id, root and workspace; the order keys of
+// the RULESET_ID_UNKNOWN findings the join may drop), and where each list sits in the files.
+import { findingOrderKey, LAST_SEVERITY, sortFindings } from "../../core/findings.js";
 import { reportItemJson } from "../../render/json.js";
 import type { Finding, Severity } from "../../core/model.js";
 import { reportedResource } from "../../core/report.js";
@@ -40,6 +40,12 @@ export interface SpilledInstance {
   resourceCount: number;
   /** The instance's sorted findings (all but JOIN_FILTERED). */
   run: Span;
+  /**
+   * Each JOIN_FILTERED finding's text, in the order of `analysed.instance.analysis.findings`, which keeps
+   * only their order keys (what the join filters and sorts by). A zone's finding of this kind is ~1 KB of
+   * message and commands: kept whole, one per zone, they were ~30 MB of a 100 MB tree's ~290 MB peak RSS.
+   */
+  kept: Span[];
   /** Where the run's findings of the last severity (core/findings.ts LAST_SEVERITY) start (`run.end`: none). */
   runTail: number;
   runCount: number;
@@ -72,17 +78,24 @@ export function spillInstance(instance: EstateInstance, analyze: EstateAnalyzeOp
     if (tail < 0 && f.severity === LAST_SEVERITY) tail = files.findings.offset;
     files.findings.append(findingRecord(f));
   }
-  analysed.instance.analysis.findings = findings.filter((f) => f.code === JOIN_FILTERED);
-  const kept: ReportedInstance = { root: reported.root, workspace: reported.workspace, stateFiles: reported.stateFiles, ws: { resources: [] } };
+  const run = { start, end: files.findings.offset };
+  // After the run, outside its span: the merge never reads these as records.
+  const joinFiltered = findings.filter((f) => f.code === JOIN_FILTERED);
+  const kept = joinFiltered.map((f) => files.findings.append(reportItemJson(f)));
+  // Order keys stand in for the findings, as stubs stand in for the zones above; the scan reads each one's
+  // text back by its span in `kept`.
+  analysed.instance.analysis.findings = joinFiltered.map((f) => findingOrderKey(f) as Finding);
+  const reportedKept: ReportedInstance = { root: reported.root, workspace: reported.workspace, stateFiles: reported.stateFiles, ws: { resources: [] } };
   return {
-    reported: kept,
+    reported: reportedKept,
     analysed,
     zones,
     inventories,
     resources,
     resourceCount: reported.ws.resources.length,
-    run: { start, end: files.findings.offset },
-    runTail: tail < 0 ? files.findings.offset : tail,
+    run,
+    kept,
+    runTail: tail < 0 ? run.end : tail,
     runCount: spilled.length,
     severities,
   };

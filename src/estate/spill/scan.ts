@@ -1,7 +1,7 @@
 // The scan report of an estate with its big lists on disk (issue #17): as each instance is analysed, its
 // resources, its zones' entries and its findings (sorted: one run per instance) go to record files in a
 // private temporary directory, each item as the JSON report prints it (estate/spill/instance.ts); memory keeps what the split-zone join needs (each zone's id, root,
-// workspace and inventory, the RULESET_ID_UNKNOWN findings the join may drop) and the counts. The lists are
+// workspace and inventory, the order keys of the RULESET_ID_UNKNOWN findings the join may drop) and the counts. The lists are
 // read back when the report is written: resources in instance order, zones in the join's order (each
 // entry read by its span, a split zone's join applied to it), findings as a k-way merge of the runs.
 // Same report as estate/scan.ts `scanEstate`, byte for byte.
@@ -79,6 +79,8 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     const severities = new Set<Severity>();
     let resourceCount = 0;
     let spilledFindings = 0;
+    /** Where the text of each finding kept in memory as its order key (a JOIN_FILTERED one) is. */
+    const keptTexts = new Map<Finding, FileSpan>();
     /** Takes one instance's spilled share (written to `into`) into the scan's bookkeeping. */
     const keep = (s: SpilledInstance, into: SpillFiles, share: GateShare | undefined): KeptInstance => {
       s.analysed.instance.analysis.zones.forEach((z, i) => {
@@ -86,6 +88,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
         const inventory = s.inventories[i];
         if (inventory) readBackWhenRead(z, "inventory", into.inventories, inventory);
       });
+      s.analysed.instance.analysis.findings.forEach((f, i) => keptTexts.set(f, { file: into.findings, span: s.kept[i]! }));
       for (const sev of s.severities) severities.add(sev);
       resourceCount += s.resourceCount;
       spilledFindings += s.runCount;
@@ -140,13 +143,18 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     // The JSON report walks resources, zones and findings in that order: as it starts on the resources, the
     // findings' merge starts on a worker (./merge-offload.ts), to run while this thread copies the others.
     // It merges the list made last (the one the report holds); a list of other findings merges here.
+    const keptText = (f: Finding): string | null => {
+      const at = keptTexts.get(f);
+      return at ? at.file.text(at.span) : null;
+    };
+    const keyed = (run: readonly Finding[]) => keyedInMemory(run, keptText);
     let latest: readonly (readonly Finding[])[] = [inMemory];
     let offloaded: { runs: readonly (readonly Finding[])[]; merge: OffloadedMerge | null } | undefined;
     const startMerge = () => {
       if (offloaded !== undefined) return;
       files.findings.flush();
       const spans = runs.map((r) => ({ path: r.file.path, span: r.span, tail: r.tail }));
-      offloaded = { runs: latest, merge: startMergeWorker(dir, spans, latest.map((run) => [...keyedInMemory(run)])) };
+      offloaded = { runs: latest, merge: startMergeWorker(dir, spans, latest.map((run) => [...keyed(run)])) };
     };
     /** The worker's merge of `inMemoryRuns`, once: a second JSON report of the same scan merges here. */
     const takeMerge = (inMemoryRuns: readonly (readonly Finding[])[]) => {
@@ -158,14 +166,14 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
     };
     const findingsList = (inMemoryRuns: readonly (readonly Finding[])[]): KeyedFindingList => {
       latest = inMemoryRuns;
-      const merged = () => mergeFindingRuns(runs, inMemoryRuns.map(keyedInMemory));
+      const merged = () => mergeFindingRuns(runs, inMemoryRuns.map(keyed));
       const length = inMemoryRuns.reduce((n, run) => n + run.length, spilledFindings);
       // The tail (the last severity's findings), as this thread merges it while the worker is busy.
       const { head: headRuns, tail: tailRuns } = splitRuns(runs);
       const tailOf = (run: readonly Finding[]) => run.filter((f) => f.severity === LAST_SEVERITY);
       const tail: TailMerge = {
         // Read 4 KB at a time per run (most runs' tails are smaller): it runs beside the worker's merge.
-        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyedInMemory(tailOf(run))), 1 << 12),
+        merged: () => mergeFindingRuns(tailRuns, inMemoryRuns.map((run) => keyed(tailOf(run))), 1 << 12),
         afterOthers: headRuns.some((r) => r.span.end > r.span.start) || inMemoryRuns.some((run) => tailOf(run).length < run.length),
         file: path.join(dir, "merged-tail.txt"),
       };
