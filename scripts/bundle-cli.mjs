@@ -136,14 +136,14 @@ function trainCodeCache(bundle) {
     `import ${url("v8-tuning.js")};`,
     `import { writeFileSync } from "node:fs";`,
     `import vm from "node:vm";`,
-    `import { unboundHeapGrowth } from ${url("v8-heap.js")};`,
+    `import { undoRunTimeFlags } from ${url("v8-heap.js")};`,
     `import { PROBE_SOURCE, codeCacheFile, compileCliScript, probeCacheFile, runCliScript } from ${url("cli-script.js")};`,
     `const bundle = ${JSON.stringify(bundle)};`,
     `process.argv = [process.argv[0], ${JSON.stringify(path.join(CLI, "main.js"))}, ...JSON.parse(process.env.CFWM_TRAINING_ARGS)];`,
     `const script = compileCliScript(bundle);`,
     `process.on("exit", () => {`,
-    // The scan bounds the heap's growth at run time; the cache must carry the flags the binary starts with.
-    `  unboundHeapGrowth();`,
+    // The scan sets V8 flags at run time (src/cli/v8-heap.ts); the cache must carry the flags the binary starts with.
+    `  undoRunTimeFlags();`,
     `  writeFileSync(codeCacheFile(bundle), script.createCachedData());`,
     `  writeFileSync(probeCacheFile(bundle), new vm.Script(PROBE_SOURCE).createCachedData());`,
     `});`,

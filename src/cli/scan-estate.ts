@@ -14,7 +14,7 @@ import type { OnlineSession } from "../online/session.js";
 import type { EstateRun } from "./estate-run.js";
 import { relativeRoot, toolVersion } from "./io.js";
 import type { CommonArgs } from "./options.js";
-import { boundHeapGrowth } from "./v8-heap.js";
+import { boundHeapGrowth, scavengeAloneWhenCoresBusy } from "./v8-heap.js";
 import { loadCliEstate, rulesetRootsOf, scanCliEstate } from "./workspace.js";
 
 /** A scan's report, what --fail-on needs of it, and every root's path (this shard's or not). */
@@ -51,7 +51,9 @@ export async function scanCliReport(
   // The live heap stays small from here on: V8 need not let the heap grow to 4x it.
   boundHeapGrowth();
   try {
-    const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled({ ...opts, ...(gate ? { gate } : {}) }, dir.path));
+    // This thread and its root workers build the instances: with a builder per core, scavenges run alone.
+    const spill = { onRootWorkers: (count: number) => scavengeAloneWhenCoresBusy(count + 1) };
+    const spilled = await scanCliEstate(argv, cwd, run, options, (opts) => scanEstateSpilled({ ...opts, ...(gate ? { gate } : {}) }, dir.path, spill));
     return {
       report: spilled.report,
       severities: spilled.severities,

@@ -60,6 +60,8 @@ export interface RootWorkerOptions {
   workers?: number;
   /** Each built instance also gives what `gate` checks of it (estate/gate-share.ts). */
   gateShares?: boolean;
+  /** Told how many workers start, as they start. */
+  onStart?: (count: number) => void;
 }
 
 /** How many root workers: the caller's choice, else the environment's, else by the estate's size. */
@@ -109,6 +111,7 @@ export function rootWorkerOffload<T>(opts: RootWorkerOptions, keep: (s: SpilledI
     const init: WorkerInit = { base: ctx.base, cwd: opts.cwd, dir: opts.dir, deferred: [...ctx.deferred], analyze: opts.analyze, variables: opts.variables, gateShares: opts.gateShares === true };
     const bytes = toBytes(init);
     if (bytes === null) return null;
+    opts.onStart?.(count);
     return new RootPool<T>(workerFile, count, bytes, opts.dir, ctx.deferred, ctx.subtrees, keep, opened);
   };
 }

@@ -57,6 +57,8 @@ interface KeptInstance {
 export interface SpillOptions {
   /** Root workers to build instances in (0: none); absent: decided by the estate's size (estate/parallel/pool.ts). */
   workers?: number;
+  /** Told how many root workers start, as they start (not called when none does). */
+  onRootWorkers?: (count: number) => void;
 }
 
 /**
@@ -95,7 +97,7 @@ export async function scanEstateSpilled(opts: EstateScanOptions, dir: string, sp
       return { reported: s.reported, analysed: s.analysed, resources: { file: into.resources, span: s.resources }, run: { file: into.findings, span: s.run, tail: s.runTail }, ...(share ? { gate: share } : {}) };
     };
     const offload = rootWorkerOffload<KeptInstance>(
-      { dir, analyze, variables: load.variables ?? { varFiles: [], vars: [] }, cwd: load.cwd, gateShares: gate !== undefined, ...(spill.workers !== undefined ? { workers: spill.workers } : {}) },
+      { dir, analyze, variables: load.variables ?? { varFiles: [], vars: [] }, cwd: load.cwd, gateShares: gate !== undefined, ...(spill.workers !== undefined ? { workers: spill.workers } : {}), ...(spill.onRootWorkers ? { onStart: spill.onRootWorkers } : {}) },
       keep,
       (f) => opened.push(f),
     );
