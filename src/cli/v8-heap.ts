@@ -3,8 +3,9 @@
 // up to 4x the live size between full collections; with ~30-55 MB live on the 100 MB tree that let the heap
 // reach 240 MB (peak RSS 337 MB). 1.5x keeps it near 110 MB (peak RSS ~210 MB) for little CPU: a full
 // collection of a small heap is cheap. Set at run time (V8 reads it at each collection); a growth the user
-// chose (node --heap-growing-percent=…, or NODE_OPTIONS) wins. Not for plan or gate: their live heap is the
-// whole estate, where more frequent full collections cost more.
+// chose (node --heap-growing-percent=…, or NODE_OPTIONS) wins. Not for plan or an online run: their live heap
+// is the whole estate, where more frequent full collections cost more.
+// Also, for the same runs, how V8 collects young objects once root workers take every core (scavengeAlone).
 import { availableParallelism } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { userChoseFlag } from "./v8-budget.js";
