@@ -83,6 +83,8 @@ export interface ModuleDir {
   readAs?: "full" | "fast" | "modules" | "structure";
   /** Some file of the directory may hold a Cloudflare resource (see hcl/prefilter.ts). */
   mayHoldCloudflare?: boolean;
+  /** Characters in the files that may hold one: what building the directory reads closely. */
+  relevantChars?: number;
 }
 
 export interface LoadOptions {
@@ -155,10 +157,12 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
       return { display, text, errors };
     }),
   );
-  const mayHold = texts.some((t) => t.text !== null && mayHoldCloudflare(t.text));
+  const relevantChars = texts.reduce((n, t) => n + (t.text !== null && mayHoldCloudflare(t.text) ? t.text.length : 0), 0);
+  const mayHold = relevantChars > 0;
   const mode = requested === "auto" ? (mayHold ? "fast" : "modules") : requested === "probe" ? (mayHold ? "calls" : "modules") : requested;
   mod.readAs = mode === "calls" ? "modules" : mode;
   mod.mayHoldCloudflare = mayHold;
+  mod.relevantChars = relevantChars;
   const parse = (display: string, text: string): Promise<ParseOutcome | null> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);
     if (mode === "structure") return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
