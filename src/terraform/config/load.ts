@@ -81,9 +81,10 @@ export interface ModuleDir {
    * `fast` and `modules`, resources the tool does not read are listed without their body.
    */
   readAs?: "full" | "fast" | "modules" | "structure";
-  /** Some file of the directory may hold a Cloudflare resource (see hcl/prefilter.ts). */
-  mayHoldCloudflare?: boolean;
-  /** Characters in the files that may hold one: what building the directory reads closely. */
+  /**
+   * Characters in the directory's files that may hold a Cloudflare resource (see hcl/prefilter.ts): what
+   * building it reads closely; 0: no file may hold one.
+   */
   relevantChars?: number;
 }
 
@@ -161,7 +162,6 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   const mayHold = relevantChars > 0;
   const mode = requested === "auto" ? (mayHold ? "fast" : "modules") : requested === "probe" ? (mayHold ? "calls" : "modules") : requested;
   mod.readAs = mode === "calls" ? "modules" : mode;
-  mod.mayHoldCloudflare = mayHold;
   mod.relevantChars = relevantChars;
   const parse = (display: string, text: string): Promise<ParseOutcome | null> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);

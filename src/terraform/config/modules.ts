@@ -294,7 +294,7 @@ export function mattering(dirs: Map<string, ModuleDir>): Set<string> {
     }
   }
   const out = new Set<string>();
-  const queue = [...dirs].filter(([, m]) => m.mayHoldCloudflare || m.readAs === "full").map(([d]) => d);
+  const queue = [...dirs].filter(([, m]) => (m.relevantChars ?? 0) > 0 || m.readAs === "full").map(([d]) => d);
   for (const d of queue) out.add(d);
   while (queue.length) {
     const d = queue.shift()!;
