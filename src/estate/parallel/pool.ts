@@ -130,7 +130,7 @@ export function rootWorkerOffload<T>(opts: RootWorkerOptions, keep: (s: SpilledI
 interface Job<T> {
   index: number;
   bytes: Buffer;
-  /** Characters of its directories' files that may hold Cloudflare resources (IN_FLIGHT_CHARS). */
+  /** jobWeight of it. */
   weight: number;
   resolve: (b: Built<T> | null) => void;
   reject: (e: Error) => void;
@@ -186,7 +186,7 @@ class RootPool<T> implements Offload<T> {
     if (!this.slots.some(hasRoom)) return null;
     const bytes = toBytes(job);
     if (bytes === null) return null;
-    const weight = this.weightOf(job.sub);
+    const weight = jobWeight(job.sub, this.deferred);
     return new Promise((resolve, reject) => {
       this.queue.push({ index: this.nextIndex++, bytes, weight, resolve, reject });
       this.pump();
@@ -269,13 +269,19 @@ class RootPool<T> implements Offload<T> {
   private dirsOf(sub: ConfigTree): Set<string> {
     return new Set(sub.nodes.map((n) => n.dir.dir).filter((d) => this.deferred.has(d)));
   }
+}
 
-  /** A directory whose weight the first read did not give counts as the whole budget: no job waits beside it. */
-  private weightOf(sub: ConfigTree): number {
-    let weight = 0;
-    for (const d of this.dirsOf(sub)) weight += this.deferred.get(d)!.relevantChars ?? IN_FLIGHT_CHARS;
-    return weight;
-  }
+/**
+ * A job's weight: the characters of its deferred directories' files that may hold Cloudflare resources, as
+ * the first read found them (each module node's ModuleDir.relevantChars). A directory without that figure
+ * counts as the whole budget: no job waits beside it.
+ */
+export function jobWeight(sub: ConfigTree, deferred: ReadonlyMap<string, DeferredDir>): number {
+  const weights = new Map<string, number>();
+  for (const n of sub.nodes) if (deferred.has(n.dir.dir)) weights.set(n.dir.dir, n.dir.relevantChars ?? IN_FLIGHT_CHARS);
+  let weight = 0;
+  for (const w of weights.values()) weight += w;
+  return weight;
 }
 
 /** Whether a worker takes another job now: fewer than MIN_IN_FLIGHT waiting, or more while they are light. */

@@ -52,8 +52,6 @@ export interface DeferredDir {
   files: string[] | null;
   /** Its errors are the run's (every scanned directory's are; a module outside the paths' once a root reaches it). */
   reported: boolean;
-  /** Characters of its files that may hold a Cloudflare resource, from the first read (ModuleDir.relevantChars). */
-  relevantChars?: number;
 }
 
 export interface Progress {
@@ -186,9 +184,7 @@ async function build(discovery: Discovery, base: string, opts: BuildOptions, jud
     const matters = mattering(all);
     if (defer) {
       for (const dir of all.keys()) {
-        if (!matters.has(dir)) continue;
-        const relevantChars = all.get(dir)!.relevantChars;
-        deferred.set(dir, { files: dirs.has(dir) ? discovery.dirs.find((d) => d.dir === dir)!.files : null, reported: dirs.has(dir), ...(relevantChars !== undefined ? { relevantChars } : {}) });
+        if (matters.has(dir)) deferred.set(dir, { files: dirs.has(dir) ? discovery.dirs.find((d) => d.dir === dir)!.files : null, reported: dirs.has(dir) });
       }
     }
     // A directory that only calls modules that matter was read for its module calls alone: read it again

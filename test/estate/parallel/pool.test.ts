@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildConfigTree } from "../../../src/terraform/config/modules.js";
 import { discover } from "../../../src/terraform/config/discover.js";
-import { deferredBytesReach, hasRoom, rootWorkerCount, ROOT_WORKERS_ENV } from "../../../src/estate/parallel/pool.js";
+import { deferredBytesReach, hasRoom, jobWeight, rootWorkerCount, ROOT_WORKERS_ENV } from "../../../src/estate/parallel/pool.js";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "root-worker-count-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -71,8 +71,12 @@ describe("jobs waiting in a worker", () => {
     }
     const built = await buildConfigTree(await discover(["."], tree), tree, { mode: "auto", defer: "always" });
     const deferred = built.deferred!;
-    expect(deferred.get(path.join(tree, "modules/waf"))?.relevantChars).toBe(files["modules/waf/main.tf"].length);
-    // The root matters for the module it calls; none of its own files may hold a Cloudflare resource.
-    expect(deferred.get(path.join(tree, "root"))?.relevantChars).toBe(0);
+    // Both directories wait (the root matters for the module it calls); only the module's main.tf weighs.
+    expect([...deferred.keys()].sort()).toEqual([path.join(tree, "modules/waf"), path.join(tree, "root")]);
+    expect(jobWeight(built, deferred)).toBe(files["modules/waf/main.tf"].length);
+    // A directory read already weighs nothing; one whose weight is unknown weighs the whole budget.
+    expect(jobWeight(built, new Map([[path.join(tree, "root"), deferred.get(path.join(tree, "root"))!]]))).toBe(0);
+    const unknown = { ...built, nodes: built.nodes.map(({ dir: { relevantChars: _, ...dir }, ...n }) => ({ ...n, dir })) };
+    expect(jobWeight(unknown, deferred)).toBe(2 * 1_000_000);
   });
 });
