@@ -69,7 +69,6 @@ export interface FindingRun {
   span: Span;
 }
 
-
 /**
  * Each run's findings before its tail (`tail`: where its core/findings.ts LAST_SEVERITY findings start, a
  * suffix of every sorted run), and from there: the merge of the runs is the heads' merge, then the tails'.

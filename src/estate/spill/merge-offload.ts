@@ -25,9 +25,9 @@ import { findingOrderKey } from "../../core/findings.js";
 import { dropItems, mapItems } from "../../core/iterate.js";
 import { jsonListBody } from "../../render/json.js";
 import { keyedText, type KeyedFinding } from "./finding-list.js";
-import { AT, COUNTERS, type MergeShared, type MergeWorkerData, sharedViews, TABLE, TAIL_BY, WORKER } from "./merge-protocol.js";
+import { AT, type MergeShared, type MergeWorkerData, newShared, type RunOnDisk, sharedViews, TAIL_BY, TABLE, WORKER } from "./merge-protocol.js";
 import { HeldTail, type TailMerge } from "./merge-tail.js";
-import { RecordFile, type Span } from "./records.js";
+import { RecordFile } from "./records.js";
 
 /** `CFWM_MERGE_WORKER`: `0` never starts the worker, `1` always does (the tests' way on small trees). */
 export const MERGE_WORKER_ENV = "CFWM_MERGE_WORKER";
@@ -48,8 +48,6 @@ const STALL_MS = 30_000;
 /** The worker's young generation: its garbage is short-lived (V8's default let its heap grow ~40 MB more). */
 const YOUNG_GENERATION_MB = 4;
 
-
-
 export interface OffloadedMerge {
   /**
    * The list's body (render/json.ts jsonListBody), from the worker and, when given `tail`, from this thread
@@ -64,7 +62,7 @@ export interface OffloadedMerge {
  * Starts the merge of `runs` (each file flushed) and the runs `inMemory` on a worker, writing into `dir`, when the
  * runs are big enough (or CFWM_MERGE_WORKER says) and the worker is built; null otherwise (merge here).
  */
-export function startMergeWorker(dir: string, runs: { path: string; span: Span; tail: number }[], inMemory: readonly (readonly KeyedFinding[])[], env: NodeJS.ProcessEnv = process.env): OffloadedMerge | null {
+export function startMergeWorker(dir: string, runs: RunOnDisk[], inMemory: readonly (readonly KeyedFinding[])[], env: NodeJS.ProcessEnv = process.env): OffloadedMerge | null {
   const choice = env[MERGE_WORKER_ENV]?.trim();
   if (choice === "0") return null;
   const bytes = runs.reduce((n, r) => n + r.span.end - r.span.start, 0);
@@ -75,7 +73,7 @@ export function startMergeWorker(dir: string, runs: { path: string; span: Span; 
   const out = path.join(dir, "merged-findings.txt");
   // Made by the worker (as the scan's record files are made); nothing is read from it before a piece is published.
   if (!existsSync(dir) || existsSync(out)) return null;
-  const shared = new SharedArrayBuffer(4 * COUNTERS + 12 * TABLE);
+  const shared = newShared();
   const data: MergeWorkerData = { runs, inMemory: inMemory.map((run) => run.map((f) => ({ key: findingOrderKey(f.key), text: keyedText(f) }))), out, shared };
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
   let worker: Worker;
@@ -94,6 +92,9 @@ class WorkerMerge implements OffloadedMerge {
   private closed = false;
   /** The body's file (the worker's records), opened to be read once the worker has published a piece. */
   private reader: RecordFile | null = null;
+  /** The tail merged here so far, once this thread took it. */
+  private tail: HeldTail | null = null;
+  private tailRefused = false;
 
   constructor(
     private readonly worker: Worker,
@@ -139,10 +140,6 @@ class WorkerMerge implements OffloadedMerge {
     yield* jsonListBody(mapItems(dropItems(merged(), written), keyedText), written);
   }
 
-  /** The tail merged here so far, once this thread took it. */
-  private tail: HeldTail | null = null;
-  private tailRefused = false;
-
   /** Merges one piece of the tail into its file; false when there is none to merge here. */
   private mergeTailPiece(tail: TailMerge): boolean {
     if (this.tailRefused) return false;
@@ -165,5 +162,4 @@ class WorkerMerge implements OffloadedMerge {
     this.tail?.close();
     void this.worker.terminate();
   }
-
 }

@@ -33,15 +33,27 @@ export interface MergeShared {
   items: Int32Array;
 }
 
+/** The shared memory, zeroed: the counters, then each piece's end, then each piece's count (sharedViews). */
+export function newShared(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 * COUNTERS + 8 * TABLE + 4 * TABLE);
+}
+
 export function sharedViews(buffer: SharedArrayBuffer): MergeShared {
   const at = 4 * COUNTERS;
   return { counters: new Int32Array(buffer, 0, COUNTERS), ends: new Float64Array(buffer, at, TABLE), items: new Int32Array(buffer, at + 8 * TABLE, TABLE) };
 }
 
+/** A spilled run as another thread opens it: its file's path, the span of its records and where its tail starts. */
+export interface RunOnDisk {
+  path: string;
+  span: Span;
+  tail: number;
+}
+
 /** What the worker is given. */
 export interface MergeWorkerData {
-  /** The runs, in instance order: a file's path, the span of its records and where its tail starts. */
-  runs: { path: string; span: Span; tail: number }[];
+  /** The runs, in instance order. */
+  runs: RunOnDisk[];
   /** The runs of findings kept in memory, keyed, with their report text (merged after the spilled runs). */
   inMemory: { key: FindingOrderKey; text: string }[][];
   /** The file the body is written to (the worker makes it). */
