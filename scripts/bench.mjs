@@ -90,10 +90,10 @@ function run(nodeArgs, { env = {}, cwd = ROOT, exe = process.execPath, toFile = 
   return { wall, cpu, rssMb: rssKb / 1024, code: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-/** Best of `runs` (wall), with its RSS. The report goes to a file (see `run`) unless `o` says otherwise. */
-function best(nodeArgs, o = {}) {
+/** Best of `n` runs (wall), with its RSS. The report goes to a file (see `run`) unless `o` says otherwise. */
+function best(nodeArgs, o = {}, n = runs) {
   let b = null;
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < n; i++) {
     const r = run(nodeArgs, { toFile: true, ...o });
     if (!b || r.wall < b.wall) b = r;
   }
@@ -160,25 +160,8 @@ if (only.includes("startup")) {
   const t = ensureTree(dir, "cloudflare", { seed, files: 10, bytes: 10 * 20_000 });
   console.error(`startup tree: ${t.files} files, ${t.bytes} bytes${t.reused ? " (reused)" : ""}`);
   run(scanArgs(dir)); // warm the file cache
-  const prevRuns = runs;
-  const r = (() => {
-    let b = null;
-    for (let i = 0; i < Math.max(3, prevRuns); i++) {
-      const x = run(scanArgs(dir), { toFile: true });
-      if (!b || x.wall < b.wall) b = x;
-    }
-    return b;
-  })();
-  row("startup: scan, 10-file tree", t.files, t.bytes, r);
-  const d = (() => {
-    let b = null;
-    for (let i = 0; i < 3; i++) {
-      const x = run([SCAN_DRIVER, dir]);
-      if (!b || x.wall < b.wall) b = x;
-    }
-    return b;
-  })();
-  row("startup: scan pipeline only (driver)", t.files, t.bytes, d, "loadWorkspace+analyze+report, no CLI module graph");
+  row("startup: scan, 10-file tree", t.files, t.bytes, best(scanArgs(dir), {}, Math.max(3, runs)));
+  row("startup: scan pipeline only (driver)", t.files, t.bytes, best([SCAN_DRIVER, dir], { toFile: false }, 3), "loadWorkspace+analyze+report, no CLI module graph");
 }
 
 // ---------------------------------------------------------------------------------------------------
