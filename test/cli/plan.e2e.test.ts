@@ -21,7 +21,7 @@ interface Step {
   commands: string[];
 }
 
-async function planJson(args: string[], cwd = MZ) {
+async function planJson(args: string[], cwd = multiZoneAlone()) {
   const r = await runCli(["plan", ".", "--state", "terraform.tfstate", "--format", "json", ...args], { cwd });
   return { ...r, report: JSON.parse(r.stdout) };
 }
@@ -30,7 +30,8 @@ async function planJson(args: string[], cwd = MZ) {
 // one CLI process serves both. Each test parses its own copy, so neither can change what the other sees.
 let withIds: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
 // In place, multi-zone is one root of this repository, and a plan of it alone also reports the other
-// fixtures' WAF bypasses (BYPASS_IN_OTHER_ROOT, VALUE_UNRESOLVED): the goldens plan a copy, a tree of its own.
+// fixtures' WAF bypasses (BYPASS_IN_OTHER_ROOT, VALUE_UNRESOLVED) and reads all of testdata to find them:
+// every plan here runs on one copy, a tree of its own (none writes into it; the goldens stay in testdata).
 let alone: string | undefined;
 const multiZoneAlone = () => (alone ??= copyFixture("multi-zone"));
 const planWithIds = () => (withIds ??= runCli(["plan", ".", "--state", "terraform.tfstate", "--format", "json", ...IDS], { cwd: multiZoneAlone() }));
@@ -82,7 +83,7 @@ describe("cf-waf-migrate plan", () => {
 
   it.each([4, 5])("writes every artifact; ruleset.tf for provider %d re-parses and matches the golden file", async (major) => {
     const out = tempDir();
-    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--provider-major", String(major), "--out-dir", out, "--format", "json"], { cwd: MZ });
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--provider-major", String(major), "--out-dir", out, "--format", "json"], { cwd: multiZoneAlone() });
     expect(r.exitCode).toBe(0);
     expect(readdirSync(out).sort()).toEqual(["PLAN.md", "imports.tf", "legacy-removal.patch", "migrate.sh", "report.json", "ruleset.tf", "uri-overrides-removal.patch"]);
     const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
@@ -122,12 +123,12 @@ describe("cf-waf-migrate plan", () => {
   it("never overwrites an existing file without --force, and writes nothing then", async () => {
     const out = tempDir();
     writeFileSync(path.join(out, "PLAN.md"), "mine");
-    const r = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--out-dir", out, "--format", "json"]);
+    const r = await runCli(["plan", multiZoneAlone(), "--state", path.join(multiZoneAlone(), "terraform.tfstate"), "--out-dir", out, "--format", "json"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/already has PLAN\.md.*--force/);
     expect(readdirSync(out)).toEqual(["PLAN.md"]);
     expect(readFileSync(path.join(out, "PLAN.md"), "utf8")).toBe("mine");
-    const forced = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--out-dir", out, "--force", "--format", "json"]);
+    const forced = await runCli(["plan", multiZoneAlone(), "--state", path.join(multiZoneAlone(), "terraform.tfstate"), "--out-dir", out, "--force", "--format", "json"]);
     expect(forced.exitCode).toBe(0);
     expect(readFileSync(path.join(out, "PLAN.md"), "utf8")).toMatch(/^# WAF migration plan/);
   });
@@ -267,7 +268,7 @@ describe("cf-waf-migrate plan", () => {
   it("--from-cf-terraforming keeps only the http_request_firewall_managed resource and imports into its name", async () => {
     const out = tempDir();
     const src = path.join(TESTDATA, "cf-terraforming-rulesets.tf");
-    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--from-cf-terraforming", src, "--out-dir", out, "--format", "json"], { cwd: MZ });
+    const r = await runCli(["plan", ".", "--state", "terraform.tfstate", ...IDS, "--from-cf-terraforming", src, "--out-dir", out, "--format", "json"], { cwd: multiZoneAlone() });
     const report = JSON.parse(r.stdout);
     const blog = report.zones.find((z: { zoneId: string }) => z.zoneId === BLOG);
     expect(blog.imports[0].to).toBe("cloudflare_ruleset.terraform_managed_resource_2c0fc9fa937b4d3fb7a4ec1e3f9f8e21_1");
@@ -278,15 +279,15 @@ describe("cf-waf-migrate plan", () => {
   });
 
   it("--format shell prints migrate.sh and text prints the steps", async () => {
-    const sh = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--format", "shell"]);
+    const sh = await runCli(["plan", multiZoneAlone(), "--state", path.join(multiZoneAlone(), "terraform.tfstate"), "--format", "shell"]);
     expect(sh.stdout).toMatch(/^#!\/usr\/bin\/env bash\n/);
     expect(sh.stdout).toContain("set -euo pipefail");
-    const text = await runCli(["plan", MZ, "--state", path.join(MZ, "terraform.tfstate"), "--format", "text"]);
+    const text = await runCli(["plan", multiZoneAlone(), "--state", path.join(multiZoneAlone(), "terraform.tfstate"), "--format", "text"]);
     expect(text.stdout).toContain("5. Remove the legacy package, group and rule resources from state (dry run first)");
   });
 
   it("config only: root addresses are removed as written; instances of a for_each module over a known map are named as state lists them", async () => {
-    const r = await runCli(["plan", MZ, "--format", "json"]);
+    const r = await runCli(["plan", multiZoneAlone(), "--format", "json"]);
     const report = JSON.parse(r.stdout);
     const rm: string = report.plan.steps[5].commands.find((c: string) => c.startsWith("terraform state rm '"));
     expect(rm.startsWith("terraform state rm 'cloudflare_waf_rule.owasp_uri' 'cloudflare_waf_rule.sqli_strict' ")).toBe(true);
@@ -312,7 +313,7 @@ describe("cf-waf-migrate plan", () => {
 
   it("config only, required_version admitting Terraform 1.5: imports.tf has literal ids (1.5 refuses references in an import id) and names the zone to fill in", async () => {
     const out = tempDir();
-    await runCli(["plan", MZ, "--out-dir", out, "--format", "json"]);
+    await runCli(["plan", multiZoneAlone(), "--out-dir", out, "--format", "json"]);
     const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
     const parsed = (await parse("imports.tf", imports)) as { import: { to: string; id: string }[] };
     expect(parsed.import.map((i) => i.id)).toEqual(["zone/<ZONE_ID>/<RULESET_ID>", "zone/<ZONE_ID>/<RULESET_ID>"]);

@@ -11,6 +11,17 @@ export function copyFixture(name: string): string {
   return copyDir(path.join(TESTDATA, name), name);
 }
 
+/**
+ * `testdata/<name>` copied outside the repository (with the rest of its top directory, for the modules it
+ * calls by `../`); returns the copy of `<name>`. A plan reads the repository around its root, for the other
+ * roots that call its modules: run in place, that repository is this one, and every plan would read all of
+ * testdata (and start the WASM parser for its deliberately odd files) for a fixture that stands alone.
+ */
+export function fixtureOutsideRepo(name: string): string {
+  const [top, ...rest] = name.split("/");
+  return path.join(copyDir(path.join(TESTDATA, top!), top!), ...rest);
+}
+
 /** A fresh temp directory (named after `name`) holding a copy of the tree at `from`; returns its path. */
 export function copyDir(from: string, name: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), `cfwm-${name}-`));
