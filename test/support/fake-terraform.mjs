@@ -23,21 +23,23 @@
 //   FAKE_TF_FAIL_ON      subcommand(s) that fail with exit 1 and change nothing: `import`, `state rm`,
 //                        `state list`, `state pull`, `plan`, `version`, `fmt` (comma-separated)
 //   FAKE_TF_FAIL_MESSAGE text printed on stderr by an injected failure
+//
+// Run as a program (node fake-terraform.mjs ARGS), or invocation by invocation from a long-lived process
+// (runFake, fake-terraform-server.mjs), which saves each call a Node start.
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import { fileURLToPath } from "node:url";
 
-const argv = process.argv.slice(2);
-const env = process.env;
-const flavor = env.FAKE_TF_FLAVOR === "tofu" ? "tofu" : "terraform";
-const product = flavor === "tofu" ? "OpenTofu" : "Terraform";
-const binName = flavor === "tofu" ? "tofu" : "terraform";
-const version = env.FAKE_TF_VERSION || (flavor === "tofu" ? "1.9.0" : "1.11.0");
-
-if (env.FAKE_TF_LOG) fs.appendFileSync(env.FAKE_TF_LOG, JSON.stringify(argv) + "\n");
-
-const out = (s) => process.stdout.write(s);
-const err = (s) => process.stderr.write(s);
+// One invocation's arguments, environment and output; set by runFake before anything reads them.
+let argv;
+let env;
+let flavor;
+let product;
+let binName;
+let version;
+let out;
+let err;
 
 class Exit extends Error {
   constructor(code) {
@@ -664,13 +666,31 @@ function main() {
   run(rest);
 }
 
-try {
-  main();
-  process.exitCode = 0;
-} catch (e) {
-  if (e instanceof Exit) process.exitCode = e.code;
-  else {
+/**
+ * One invocation in the current working directory: `args` as terraform's arguments, `environment` as its
+ * environment, output through `write.out` and `write.err`. Returns the exit code.
+ */
+export function runFake(args, environment, write) {
+  argv = args;
+  env = environment;
+  flavor = env.FAKE_TF_FLAVOR === "tofu" ? "tofu" : "terraform";
+  product = flavor === "tofu" ? "OpenTofu" : "Terraform";
+  binName = flavor === "tofu" ? "tofu" : "terraform";
+  version = env.FAKE_TF_VERSION || (flavor === "tofu" ? "1.9.0" : "1.11.0");
+  out = write.out;
+  err = write.err;
+  if (env.FAKE_TF_LOG) fs.appendFileSync(env.FAKE_TF_LOG, JSON.stringify(argv) + "\n");
+  try {
+    main();
+    return 0;
+  } catch (e) {
+    if (e instanceof Exit) return e.code;
     err(`fake ${binName}: ${e && e.stack ? e.stack : e}\n`);
-    process.exitCode = 1;
+    return 1;
   }
+}
+
+// As a program (also through a symlink named terraform or tofu), not when imported by the server.
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = runFake(process.argv.slice(2), process.env, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
 }

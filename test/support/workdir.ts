@@ -1,5 +1,6 @@
 // Temporary copies of fixture trees, and a PATH with the fake terraform on it.
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, TESTDATA } from "./cli.js";
@@ -29,12 +30,62 @@ export function copyDir(from: string, name: string): string {
   return dir;
 }
 
-/** A bin directory whose `terraform` (and `tofu`) run the fake; prepend it to PATH. */
+/**
+ * A bin directory whose `terraform` (and `tofu`) run the fake; prepend it to PATH. Each is a shell client of
+ * this test worker's fake-terraform server (one Node process for every invocation, started with the first
+ * bin directory); until the server has written its port, or if it cannot be reached, the client runs the
+ * fake itself, as `node fake-terraform.mjs`.
+ */
 export function fakeTerraformBin(): string {
   const bin = mkdtempSync(path.join(os.tmpdir(), "cfwm-bin-"));
   chmodSync(FAKE_TERRAFORM, 0o755);
-  for (const name of ["terraform", "tofu"]) symlinkSync(FAKE_TERRAFORM, path.join(bin, name));
+  const client = fakeTerraformClient(fakeTerraformServer());
+  for (const name of ["terraform", "tofu"]) writeFileSync(path.join(bin, name), client, { mode: 0o755 });
   return bin;
+}
+
+let serverPortFile: string | null = null;
+
+/** Starts this worker's server once; returns the file its port will be in. It ends when this process does. */
+function fakeTerraformServer(): string {
+  if (serverPortFile) return serverPortFile;
+  const portFile = path.join(mkdtempSync(path.join(os.tmpdir(), "cfwm-fake-tf-")), "port");
+  const child = spawn(process.execPath, [path.join(ROOT, "test/support/fake-terraform-server.mjs"), portFile], { stdio: ["pipe", "ignore", "inherit"] });
+  // Neither the child nor the pipe keeps this process alive; the pipe closing on exit ends the server.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  child.on("error", () => undefined);
+  serverPortFile = portFile;
+  return portFile;
+}
+
+const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The client: the invocation's directory, arguments and environment to the server, its answer (exit code,
+ * stdout, stderr) back. Only shell built-ins on the way, apart from the one subshell listing the environment.
+ */
+function fakeTerraformClient(portFile: string): string {
+  return `#!/usr/bin/env bash
+port=""
+{ read -r port < ${sh(portFile)}; } 2>/dev/null
+if [ -n "$port" ] && { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
+  {
+    printf '%s\\0' "$PWD" "$#" "$@"
+    for name in $(compgen -e); do printf '%s=%s\\0' "$name" "\${!name}"; done
+    printf '\\0'
+  } >&3
+  code=1 out="" err=""
+  IFS= read -r -d '' code <&3
+  IFS= read -r -d '' out <&3
+  IFS= read -r -d '' err <&3
+  exec 3<&-
+  printf '%s' "$out"
+  printf '%s' "$err" >&2
+  exit "\${code:-1}"
+fi
+exec node ${sh(FAKE_TERRAFORM)} "$@"
+`;
 }
 
 export function tempDir(prefix = "cfwm-"): string {
