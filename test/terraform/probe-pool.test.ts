@@ -29,8 +29,11 @@ function monorepo(): string {
     const calls = i % 3 === 0 ? `module "waf" {\n  source  = "../../modules/waf"\n  zone_id = "0da42c8d2132a9ddaf714f9e7c92${String(i).padStart(4, "0")}"\n}\n` : "";
     put(`services/s${i}/main.tf`, `${calls}module "net" {\n  source = "../../modules/network"\n}\nlocals {\n  name = "s${i}"\n}\nresource "aws_s3_bucket" "b" {\n  bucket = local.name\n}\n`);
   }
-  // Input errors of unrelated files: a gross syntax error and a file that is not UTF-8.
+  // Input errors: gross syntax errors in a file that may hold a Cloudflare resource and in an unrelated one
+  // (which a structure read skips: it can declare neither a module call nor a Cloudflare resource), and a
+  // file that is not UTF-8.
   put("services/s7/broken.tf", 'resource "aws_s3_bucket" "c" {\n  bucket = "x"\n');
+  put("services/s9/broken-rules.tf", 'resource "cloudflare_filter" "c" {\n  zone_id = "x"\n');
   writeFileSync(path.join(dir, "services/s8/latin1.tf"), Buffer.from('locals {\n  x = "caf\xe9"\n}\n', "latin1"));
   return dir;
 }
@@ -53,7 +56,7 @@ describe("the first read shared with a worker", () => {
       expect(shared.modules, mode).toStrictEqual(alone.modules);
       expect(sizes["shared"]!.sort()).toEqual(sizes["alone"]!.sort());
       const errors = alone.modules.flatMap((m) => m.errors.map((e) => `${e.file}:${e.line}`));
-      if (mode === "structure") expect(errors).toEqual(expect.arrayContaining(["services/s7/broken.tf:1", "services/s8/latin1.tf:2"]));
+      if (mode === "structure") expect(errors.sort()).toEqual(["services/s8/latin1.tf:2", "services/s9/broken-rules.tf:1"]);
     }
   });
 

@@ -77,7 +77,7 @@ export interface ModuleDir {
    * How the directory was read: `full` (hcl2json, every block), `fast` (the blocks the tool uses:
    * Cloudflare resources it reads, module calls, variables, locals, terraform blocks), `modules` (module
    * calls and terraform blocks: no file of the directory can hold a Cloudflare resource) or `structure`
-   * (module calls, and every resource by type and name without its body). See `LoadOptions.mode`. In
+   * (module calls, and every Cloudflare resource by type and name without its body). See `LoadOptions.mode`. In
    * `fast` and `modules`, resources the tool does not read are listed without their body.
    */
   readAs?: "full" | "fast" | "modules" | "structure";
@@ -101,8 +101,10 @@ export interface LoadOptions {
    *   the directory's other files give module calls, variables, locals and terraform blocks, and the rest
    *   of them is skipped over (only gross structural errors are seen).
    * `modules`: module calls and terraform blocks only, everything else skipped over.
-   * `structure`: as `modules`, and every file's top-level blocks are listed (so `resources` names every
-   *   resource, without its body): what the searches of the repository around a run need.
+   * `structure`: module calls and terraform blocks, and the top-level blocks of every file that may hold a
+   *   Cloudflare resource are listed (so `resources` names every Cloudflare resource, without its body):
+   *   what the searches of the repository around a run need. Other native-syntax files that cannot declare a
+   *   module call are not read at all, and no error of theirs is reported.
    * `probe`: what the tree needs before a directory's turn (a streamed estate reads the directories that
    *   matter later, with `fast`): `modules` when no file may hold a Cloudflare resource; else only the
    *   module calls of the files that may declare one, nothing else parsed and no error kept (the later
@@ -165,7 +167,11 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   mod.relevantChars = relevantChars;
   const parse = (display: string, text: string): Promise<ParseOutcome | null> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);
-    if (mode === "structure") return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    if (mode === "structure") {
+      // A file that can neither declare a module call nor hold a Cloudflare resource gives the searches nothing.
+      if (!display.endsWith(".json") && !mayDeclareTreeBlock(text) && !mayHoldCloudflare(text)) return Promise.resolve(null);
+      return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    }
     if (mode === "calls") {
       if (!display.endsWith(".json") && !mayDeclareTreeBlock(text)) return Promise.resolve(null);
       return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });

@@ -66,7 +66,7 @@ export interface BuildOptions {
   fullParse?: boolean;
   /**
    * Only the tree's structure: every directory read for its module calls and the types and names of its
-   * resources (load.ts mode `modules`), no bodies, variables or locals. For the searches of the repository
+   * Cloudflare resources (load.ts mode `structure`), no bodies, variables or locals. For the searches of the repository
    * around a run (which roots call a module, which roots configure rules or legacy WAF), which load the few
    * roots that matter in full afterwards.
    */
