@@ -193,6 +193,20 @@ if (only.includes("b")) {
   console.error(`(b) monorepo: ${t.files} files, ${(t.bytes / MB).toFixed(1)} MB; ${touch}${t.reused ? " (reused)" : ""}`);
   run(scanArgs(dir));
   const rb = row("(b) monorepo", t.files, t.bytes, best(scanArgs(dir)), touch);
+  // A plan of one root reads the repository around it (the nearest ancestor with .git) for other roots that
+  // call its modules or configure rules and legacy WAF: the monorepo as a checkout, planned from one service.
+  const service = spawnSync("grep", ["-rl", "--include=*.tf", "cloudflare_", path.join(dir, "services")], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout.split("\n").filter(Boolean).sort()[0];
+  if (service) {
+    const marker = path.join(dir, ".git");
+    mkdirSync(marker, { recursive: true });
+    try {
+      const planArgs = [CLI, "plan", path.dirname(service), "--format", "json", "--quiet"];
+      run(planArgs);
+      row("(b) monorepo: plan one root in its repository", t.files, t.bytes, best(planArgs), `${path.relative(dir, path.dirname(service))}, other roots read at the structure level`);
+    } finally {
+      rmSync(marker, { recursive: true, force: true });
+    }
+  }
   if (!flag("no-full")) {
     const hasFlag = cliHasFullParse(path.join(BENCH, `startup-${seed}`));
     const rf = hasFlag ? best(scanArgs(dir, ["--full-parse"])) : best([SCAN_DRIVER, dir, "--full-parse"]);
