@@ -10,6 +10,7 @@
 //   root-worker.js    a root worker of a big scan (src/estate/parallel/root-worker.ts);
 //   probe-worker.js   the worker sharing a big tree's first read (src/terraform/config/probe-worker.ts);
 //   merge-worker.js   the worker merging a big scan's findings for its JSON report (src/estate/spill/merge-worker.ts);
+//   other-root-worker.js  a worker loading the roots around a plan (src/estate/other-root-worker.ts);
 //   package.json      `"type": "commonjs"`: main.js and worker.js are CommonJS, so that Node starts the
 //                     binary without its ES module loader.
 //
@@ -25,7 +26,7 @@
 // it is what `import "cf-waf-migrate"` loads, and its declarations are tsc's. Packages with native or WASM
 // parts, and optional heavy ones, stay external (resolved from node_modules at run time, as before).
 // The bundles keep dist/cli/'s depth, so the `import.meta.url`-relative paths they contain still hold:
-// `../../package.json` (the version) and `./worker.js` (the parse pool's worker) and the other workers (`./root-worker.js`, `./probe-worker.js`, `./merge-worker.js`). In cli.cjs
+// `../../package.json` (the version) and `./worker.js` (the parse pool's worker) and the other workers (`./root-worker.js`, `./probe-worker.js`, `./merge-worker.js`, `./other-root-worker.js`). In cli.cjs
 // `import.meta.url` is `__cli_url`, the bundle's own URL, which src/cli/cli-script.ts passes in; an
 // `import()` there (a classic script has no module loader without an experimental flag) is a `require()`.
 import { build } from "esbuild";
@@ -47,6 +48,7 @@ const WORKER = path.join(DIST, "terraform/parse-pool/worker.js");
 const ROOT_WORKER = path.join(DIST, "estate/parallel/root-worker.js");
 const PROBE_WORKER = path.join(DIST, "terraform/config/probe-worker.js");
 const MERGE_WORKER = path.join(DIST, "estate/spill/merge-worker.js");
+const OTHER_ROOT_WORKER = path.join(DIST, "estate/other-root-worker.js");
 
 const EXTERNAL = ["@cdktn/*", "web-tree-sitter", "@tree-sitter-grammars/*", "@grpc/*", "playwright-core", "yaml"];
 
@@ -79,6 +81,7 @@ export async function bundleCli() {
         [{ "root-worker": ROOT_WORKER }, "__root_worker_url"],
         [{ "probe-worker": PROBE_WORKER }, "__probe_worker_url"],
         [{ "merge-worker": MERGE_WORKER }, "__merge_worker_url"],
+        [{ "other-root-worker": OTHER_ROOT_WORKER }, "__other_root_worker_url"],
       ].map(([entryPoints, url]) =>
         build({
           ...common,

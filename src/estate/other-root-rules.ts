@@ -5,16 +5,14 @@
 // (`cloudflare_waf_package` / `_group` / `_rule` / `_override`) or a `cloudflare_ruleset` (the zone's entry
 // point may already be managed there) are loaded further, from
 // their configuration alone (their own variables files; no state, no analysis).
-import { withLine } from "../core/report-paths.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { LEGACY_WAF_RESOURCE_TYPES } from "../core/legacy-types.js";
-import { MANAGED_PHASE } from "../core/mappings.js";
 import type { InputError, ResourceRef } from "../core/model.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
 import { mayHoldCloudflare, resourceHeadersOf } from "../terraform/hcl/prefilter.js";
-import { loadWorkspace } from "../terraform/inventory/workspace.js";
 import { rootNodeOf } from "./instances.js";
+import { loadOtherRoots } from "./other-root-pool.js";
 import { searchTop } from "./module-callers.js";
 import { repositoryTreeReader, type RepositoryTree } from "./repository-tree.js";
 
@@ -64,32 +62,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
       declared.set(rootDir, [...(declared.get(rootDir) ?? []), { address, configAddress: address, type: r.type, file, line: r.line, zoneId: null, inConfig: true, inState: false }]);
     }
   }
-  const roots: OtherRootRules[] = [];
-  for (const dir of [...candidates].sort()) {
-    const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
-    const shown = (file: string | null) => (file === null ? null : slash(path.relative(input.base, path.resolve(ws.base, file))));
-    const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
-    const d = ws.domain;
-    const legacyWaf = [...d.packages, ...d.groups, ...d.rules, ...d.overrides].map((x) => rebase(x).ref);
-    // A root that cannot be read in full: the legacy WAF blocks the structure shows that its load did not give
-    // are kept with their zone not known (never taken for another zone, never dropped).
-    if (ws.errors.length) {
-      const read = new Set(legacyWaf.map((r) => r.configAddress));
-      legacyWaf.push(...(declared.get(dir) ?? []).filter((r) => !read.has(r.configAddress)));
-    }
-    const entryPoints = d.rulesets.filter((r) => r.phase === MANAGED_PHASE).map((r) => rebase(r).ref);
-    // Messages name files from the working directory, as the user types them.
-    const typed = (file: string) => slash(path.relative(input.cwd, path.resolve(ws.base, file)));
-    const unreadable = ws.errors.map((e) => `${withLine(typed(e.file), e.line)}: ${e.message}`);
-    roots.push({
-      root: slash(path.relative(input.cwd, dir)) || ".",
-      firewallRules: ws.domain.firewallRules.map(rebase),
-      pageRules: ws.domain.pageRules.map(rebase),
-      ...(legacyWaf.length ? { legacyWaf } : {}),
-      ...(entryPoints.length ? { entryPoints } : {}),
-      ...(unreadable.length ? { unreadable } : {}),
-    });
-  }
+  const roots = await loadOtherRoots([...candidates].sort(), { cwd: input.cwd, base: input.base }, declared);
   return { top, roots };
 }
 

@@ -1,0 +1,51 @@
+// One root around a run, loaded for what the run's checks read of it (estate/other-root-rules.ts): its
+// Page Rules, firewall rules, legacy WAF and entry point rulesets, from its configuration alone (its own
+// variables files; no state, no analysis). On this thread or on another (./other-root-pool.ts).
+import path from "node:path";
+import { MANAGED_PHASE } from "../core/mappings.js";
+import type { ResourceRef } from "../core/model.js";
+import type { OtherRootRules } from "../core/other-root-bypasses.js";
+import { withLine } from "../core/report-paths.js";
+import { loadWorkspace } from "../terraform/inventory/workspace.js";
+
+/** Where a run's paths are shown from. */
+export interface RunPaths {
+  /** Root names are shown relative to this directory (the working directory). */
+  cwd: string;
+  /** Rule file paths are made relative to this directory (the report's base). */
+  base: string;
+}
+
+/**
+ * The root in `dir` (absolute). `declared`: the legacy WAF blocks the repository's structure shows in it,
+ * kept (zone not known) when its load cannot read them.
+ */
+export async function rulesOfRoot(dir: string, where: RunPaths, declared: readonly ResourceRef[] = []): Promise<OtherRootRules> {
+  const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
+  const shown = (file: string | null) => (file === null ? null : slash(path.relative(where.base, path.resolve(ws.base, file))));
+  const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
+  const d = ws.domain;
+  const legacyWaf = [...d.packages, ...d.groups, ...d.rules, ...d.overrides].map((x) => rebase(x).ref);
+  // A root that cannot be read in full: the legacy WAF blocks the structure shows that its load did not give
+  // are kept with their zone not known (never taken for another zone, never dropped).
+  if (ws.errors.length) {
+    const read = new Set(legacyWaf.map((r) => r.configAddress));
+    legacyWaf.push(...declared.filter((r) => !read.has(r.configAddress)));
+  }
+  const entryPoints = d.rulesets.filter((r) => r.phase === MANAGED_PHASE).map((r) => rebase(r).ref);
+  // Messages name files from the working directory, as the user types them.
+  const typed = (file: string) => slash(path.relative(where.cwd, path.resolve(ws.base, file)));
+  const unreadable = ws.errors.map((e) => `${withLine(typed(e.file), e.line)}: ${e.message}`);
+  return {
+    root: slash(path.relative(where.cwd, dir)) || ".",
+    firewallRules: d.firewallRules.map(rebase),
+    pageRules: d.pageRules.map(rebase),
+    ...(legacyWaf.length ? { legacyWaf } : {}),
+    ...(entryPoints.length ? { entryPoints } : {}),
+    ...(unreadable.length ? { unreadable } : {}),
+  };
+}
+
+function slash(p: string): string {
+  return p.split(path.sep).join("/");
+}
