@@ -16,6 +16,7 @@ import { plannedStateNote, plannedStateOf, scriptWorkspace } from "./planned-sta
 import { isSystemError, writeNewFile } from "../terraform/edit/fs-atomic.js";
 import { UserInputError } from "../core/user-input-error.js";
 import { artifactFiles, existingFiles, PlanWriteError, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
+import { someFiles } from "./written-notice.js";
 
 export const ESTATE_MD = "ESTATE.md";
 
@@ -57,7 +58,7 @@ export async function writeEstatePlans(input: {
     for (const c of contents) {
       for (const name of await existingFiles(c.dir, artifactFiles(c.content).map(([n]) => n))) existing.push(path.join(input.outDir, path.relative(top, c.dir), name));
     }
-    if (existing.length) throw new UserInputError(`${input.outDir} already has ${existing.join(", ")}: nothing was written (use --force to overwrite)`);
+    if (existing.length) throw new UserInputError(`${input.outDir} already has ${someFiles(existing)}: nothing was written (use --force to overwrite)`);
   }
   const written: string[] = [];
   const done: { dir: string; names: string[] }[] = [];

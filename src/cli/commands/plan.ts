@@ -4,7 +4,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import type { InputError, Report, Ruleset } from "../../core/model.js";
-import { writeEstatePlans } from "../../plan/estate-out-dir.js";
+import { ESTATE_MD, writeEstatePlans } from "../../plan/estate-out-dir.js";
+import { estateWritten } from "../../plan/written-notice.js";
 import { planEstate } from "../../plan/estate-plan.js";
 import { joinFindingsOf } from "../../estate/analyze.js";
 import { renderMarkdown } from "../../render/markdown.js";
@@ -152,7 +153,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
           estateFindings: joinFindingsOf(analysis.findings, s.inst),
         })),
       });
-      process.stderr.write(`cf-waf-migrate: wrote ${written.join(", ")}\n`);
+      process.stderr.write(`cf-waf-migrate: ${estateWritten(argv["out-dir"], ESTATE_MD, written)}\n`);
     }
     const shown = recordShard(run, report);
     await emitReport(shown, {
