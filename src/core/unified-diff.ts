@@ -22,19 +22,22 @@ export function splitLinesKeepEnds(text: string): string[] {
 
 /**
  * Myers' shortest edit script between two integer sequences, as a list of ops in order.
- * Time O((N+M)·D), memory O((N+M)·D) for the trace (files here are small).
+ * Time O(N + M + D²), memory O(D²): V is updated in place (step d reads the diagonals of step d - 1's
+ * parity and writes its own), and the trace keeps of each step only the diagonals backtracking reads
+ * (-d - 1 to d + 1). A copy of the whole V per step cost O((N + M)·D): on a 5,000-line file losing 2,000
+ * lines to block removals that was ~40 million entries, most of a big estate's patch rendering.
  */
 function myers(a: number[], b: number[]): ("=" | "-" | "+")[] {
   const n = a.length;
   const m = b.length;
   const max = n + m;
   const offset = max + 1;
-  let v = new Int32Array(2 * max + 3);
+  const v = new Int32Array(2 * max + 3);
+  // trace[d]: V before step d, diagonals -d - 1 .. d + 1 (index k + d + 1).
   const trace: Int32Array[] = [];
   let found = false;
   for (let d = 0; d <= max && !found; d++) {
-    trace.push(v.slice());
-    const next = v.slice();
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
       let x: number;
       if (k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)) x = v[offset + k + 1]!;
@@ -44,26 +47,26 @@ function myers(a: number[], b: number[]): ("=" | "-" | "+")[] {
         x++;
         y++;
       }
-      next[offset + k] = x;
+      v[offset + k] = x;
       if (x >= n && y >= m) {
         found = true;
         break;
       }
     }
-    v = next;
   }
-  // Backtrack through the trace (trace[d] is V before step d).
+  // Backtrack through the trace.
   const ops: ("=" | "-" | "+")[] = [];
   let x = n;
   let y = m;
   for (let d = trace.length - 1; d >= 0; d--) {
     const vd = trace[d]!;
+    const at = (k: number) => vd[k + d + 1]!;
     const k = x - y;
     let prevK: number;
     if (d === 0) prevK = 0;
-    else if (k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!)) prevK = k + 1;
+    else if (k === -d || (k !== d && at(k - 1) < at(k + 1))) prevK = k + 1;
     else prevK = k - 1;
-    const prevX = d === 0 ? 0 : vd[offset + prevK]!;
+    const prevX = d === 0 ? 0 : at(prevK);
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       ops.push("=");
