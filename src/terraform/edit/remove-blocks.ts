@@ -18,7 +18,7 @@
 // asks the user to edit that file by hand.
 
 import * as guards from "./guards.js";
-import { readWholeFileFast } from "../hcl/whole-file.js";
+import { wholeFileBlocksFast } from "../hcl/whole-file.js";
 import { fastTopLevelItems } from "./fast-items.js";
 import { locateTopLevelItems, type BlockSpan, type TopLevelItems } from "./tree.js";
 
@@ -241,8 +241,8 @@ function mergeSpans(spans: (Span & { idx: number })[]): (Span & { idxs: number[]
  * white space and comments at the top level), else from tree-sitter (which the hcl2json check then backs).
  */
 async function topLevelItems(text: string): Promise<TopLevelItems> {
-  const fast = readWholeFileFast(text);
-  return fast ? fastTopLevelItems(text, fast.blocks) : locateTopLevelItems(text);
+  const blocks = wholeFileBlocksFast(text);
+  return blocks ? fastTopLevelItems(text, blocks) : locateTopLevelItems(text);
 }
 
 async function removeHclBlocks(text: string, targets: BlockTarget[], file: string): Promise<RemoveBlocksResult> {
