@@ -464,15 +464,33 @@ async function incompletePlan(e: unknown, dir: string, failed: string, written: 
 /** The files of one migration, name and text, in the order they are written. */
 export function artifactFiles(content: { plan: AssembledPlan; report: Report; markdown: string; script: string }): [string, string][] {
   const { plan } = content;
+  const text: Record<string, () => string> = {
+    [ARTIFACTS.planMd]: () => content.markdown,
+    [ARTIFACTS.ruleset]: () => plan.rulesetTf,
+    [ARTIFACTS.imports]: () => plan.importsTf!,
+    [ARTIFACTS.removed]: () => plan.removedTf!,
+    [ARTIFACTS.script]: () => content.script,
+    [ARTIFACTS.overridesPatch]: () => plan.overridesPatch!,
+    [ARTIFACTS.patch]: () => plan.legacyPatch!,
+    [ARTIFACTS.report]: () => renderJson(content.report),
+  };
+  return artifactNames(plan).map((name) => [name, text[name]!()]);
+}
+
+/**
+ * The names of a plan's artifacts, in the order they are written, without rendering any: what the
+ * refusals before the first write look for (an estate's plan asks for every root's before writing one).
+ */
+export function artifactNames(plan: AssembledPlan): string[] {
   return [
-    [ARTIFACTS.planMd, content.markdown],
-    [ARTIFACTS.ruleset, plan.rulesetTf],
-    ...(plan.importsTf !== null ? ([[ARTIFACTS.imports, plan.importsTf]] as [string, string][]) : []),
-    ...(plan.removedTf ? ([[ARTIFACTS.removed, plan.removedTf]] as [string, string][]) : []),
-    [ARTIFACTS.script, content.script],
-    ...(plan.overridesPatch ? ([[ARTIFACTS.overridesPatch, plan.overridesPatch]] as [string, string][]) : []),
-    ...(plan.legacyPatch ? ([[ARTIFACTS.patch, plan.legacyPatch]] as [string, string][]) : []),
-    [ARTIFACTS.report, renderJson(content.report)],
+    ARTIFACTS.planMd,
+    ARTIFACTS.ruleset,
+    ...(plan.importsTf !== null ? [ARTIFACTS.imports] : []),
+    ...(plan.removedTf ? [ARTIFACTS.removed] : []),
+    ARTIFACTS.script,
+    ...(plan.overridesPatch ? [ARTIFACTS.overridesPatch] : []),
+    ...(plan.legacyPatch ? [ARTIFACTS.patch] : []),
+    ARTIFACTS.report,
   ];
 }
 

@@ -15,7 +15,7 @@ import { renderPlanMarkdown } from "./plan-markdown.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "./planned-state.js";
 import { isSystemError, writeNewFile } from "../terraform/edit/fs-atomic.js";
 import { UserInputError } from "../core/user-input-error.js";
-import { artifactFiles, existingFiles, PlanWriteError, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
+import { artifactNames, existingFiles, PlanWriteError, scriptInput, writeArtifacts, type AssembledPlan } from "./artifacts.js";
 import { someFiles } from "./written-notice.js";
 
 export const ESTATE_MD = "ESTATE.md";
@@ -49,14 +49,17 @@ export async function writeEstatePlans(input: {
   const shared = sharedPatchFiles(input.instances);
   const planned = input.instances.map((p) => plannedOf(p, shared.get(p) ?? []));
   const runs = input.instances.filter((_p, i) => hasMigration(planned[i]!));
-  const contents = runs.map((p) => ({ dir: path.join(top, instanceOutDir(p.instance.root, p.instance.workspace)), content: contentOf(p, input, shared.get(p) ?? []) }));
+  // Each root's files are made when its turn to be written comes. Before, every root's report, PLAN.md
+  // and migrate.sh were built before the first was written, and every report.json rendered once more only
+  // to learn the files' names (the 200-root bench tree's report.json files are 456 MB).
+  const contents = runs.map((p) => ({ p, dir: path.join(top, instanceOutDir(p.instance.root, p.instance.workspace)) }));
 
   // Refuse before the first write: one existing file anywhere leaves everything as it was.
   if (!input.force) {
     const existing: string[] = [];
     for (const name of await existingFiles(top, [ESTATE_MD])) existing.push(path.join(input.outDir, name));
     for (const c of contents) {
-      for (const name of await existingFiles(c.dir, artifactFiles(c.content).map(([n]) => n))) existing.push(path.join(input.outDir, path.relative(top, c.dir), name));
+      for (const name of await existingFiles(c.dir, artifactNames(c.p.plan))) existing.push(path.join(input.outDir, path.relative(top, c.dir), name));
     }
     if (existing.length) throw new UserInputError(`${input.outDir} already has ${someFiles(existing)}: nothing was written (use --force to overwrite)`);
   }
@@ -64,7 +67,7 @@ export async function writeEstatePlans(input: {
   const done: { dir: string; names: string[] }[] = [];
   try {
     for (const c of contents) {
-      const names = await writeArtifacts(c.dir, c.content, input.force);
+      const names = await writeArtifacts(c.dir, contentOf(c.p, input, shared.get(c.p) ?? []), input.force);
       done.push({ dir: c.dir, names });
       for (const name of names) written.push(path.join(input.outDir, path.relative(top, c.dir), name));
     }

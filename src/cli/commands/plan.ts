@@ -17,7 +17,7 @@ import { parseEstateRun, withEstateOptions, recordShard, writeSummaryFile, type 
 import { CliError } from "../errors.js";
 import { readServiceConfig } from "../../terraform/config/service-config.js";
 import { extractManagedRulesets, type ExtractedRuleset } from "../../terraform/cf-terraforming/read.js";
-import { artifactFiles, scriptInput, writeArtifacts } from "../../plan/artifacts.js";
+import { artifactNames, scriptInput, writeArtifacts } from "../../plan/artifacts.js";
 import { renderPlanMarkdown } from "../../plan/plan-markdown.js";
 import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "../../plan/planned-state.js";
@@ -129,7 +129,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     }
     // Every refusal before the first write: a report file that cannot be written must not follow a written --out-dir.
     const artifactsContent = argv["out-dir"] && single && !withheld ? { plan: single.plan, report, markdown: markdown(report), script: script() } : null;
-    const ownFiles = new Set(artifactsContent ? artifactFiles(artifactsContent).map(([name]) => path.resolve(cwd, argv["out-dir"]!, name)) : []);
+    const ownFiles = new Set(artifactsContent ? artifactNames(artifactsContent.plan).map((name) => path.resolve(cwd, argv["out-dir"]!, name)) : []);
     if (argv["out-dir"] && !withheld) await checkWritableDirectory(path.resolve(cwd, argv["out-dir"]), `--out-dir ${argv["out-dir"]}`);
     for (const t of targets) {
       if (t.file !== null) await checkReportFile(t.file, t.file === argv.output ? `--output ${t.file}` : `--format ${t.format}=${t.file}`, ownFiles);
