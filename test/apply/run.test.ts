@@ -16,7 +16,8 @@ function options(work: Work, extra: Partial<ApplyOptions> = {}, wrap: Wrap = (c)
     cwd: work.dir,
     rulesetIds: RULESET_IDS,
     yes: true,
-    terraformBin: FAKE_TERRAFORM,
+    // The fake on the work's PATH directory: its shell client, answered by this worker's server.
+    terraformBin: path.join(work.bin, "terraform"),
     createCli: ({ bin, cwd }) => wrap(createTerraformCli({ bin, cwd, env: { FAKE_TF_LOG: work.log, ...env } })),
     ...extra,
   };
@@ -82,8 +83,8 @@ describe("runApply", () => {
     expect(again.error).toBeNull();
     expect(again.exitCode).toBe(0);
     expect(again.steps[3]!.commands).toEqual([
-      `${FAKE_TERRAFORM} state rm -dry-run 'module.waf["shop"].cloudflare_waf_package.owasp'`,
-      `${FAKE_TERRAFORM} state rm 'module.waf["shop"].cloudflare_waf_package.owasp'`,
+      `${path.join(work.bin, "terraform")} state rm -dry-run 'module.waf["shop"].cloudflare_waf_package.owasp'`,
+      `${path.join(work.bin, "terraform")} state rm 'module.waf["shop"].cloudflare_waf_package.owasp'`,
     ]);
     expect(legacyInState(work.dir)).toEqual([]);
   });
