@@ -23,6 +23,7 @@ import { renderMigrateScript } from "../../plan/migrate-script.js";
 import { plannedStateNote, plannedStateOf, scriptWorkspace } from "../../plan/planned-state.js";
 import { inputRecord } from "../../core/null-proto.js";
 import { onlineSessionFromArgs, withOnlineOptions, type OnlineArgs } from "../online-options.js";
+import { boundHeapGrowth } from "../v8-heap.js";
 
 const FORMATS = ["text", "json", "markdown", "shell", "html"] as const;
 
@@ -61,6 +62,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     resolveOutputs(argv.format, argv.output, FORMATS, process.stdout.isTTY === true);
     const session = onlineSessionFromArgs(argv, cwd);
     const run = parseEstateRun(argv);
+    // A plan holds the whole estate, yet its live heap is well under what V8 lets it grow to (v8-heap.ts).
+    boundHeapGrowth();
     const estate = await loadCliEstate(argv, cwd, run);
     // One migrate.sh runs in one root: over several roots or workspaces, --out-dir writes one per instance.
     if (estate.instances.length > 1) refuseShellOverEstate(argv, estate.instances.length);
