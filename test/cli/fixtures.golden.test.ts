@@ -6,7 +6,7 @@ import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
 import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
 import { expectGolden } from "../support/golden.js";
-import { fixtureOutsideRepo, tempDir } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 
 const FIXTURES: { name: string; states: string[]; paths?: string[]; severalRoots?: string }[] = [
   { name: "multi-zone", states: ["terraform.tfstate"] },
@@ -37,7 +37,7 @@ describe.each(FIXTURES)("fixture $name", ({ name, states, severalRoots }) => {
     const out = tempDir();
     // Only the generated ruleset is pinned here, not the report's paths: the plan runs on a copy outside the
     // repository, which it would otherwise read whole for other roots calling the fixture's modules.
-    const copy = fixtureOutsideRepo(name);
+    const copy = copyFixture(name);
     const r = await runCli(["plan", copy, ...states.flatMap((s) => ["--state", path.join(copy, s)]), "--provider-major", String(major), "--out-dir", out, "--format", "json"]);
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(r.stdout);

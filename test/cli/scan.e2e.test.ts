@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { normalizeReport, runCli, TESTDATA } from "../support/cli.js";
-import { fixtureOutsideRepo } from "../support/workdir.js";
+import { copyFixture } from "../support/workdir.js";
 import { expectGoldenJson } from "../support/golden.js";
 
 const MZ = path.join(TESTDATA, "multi-zone");
@@ -251,7 +251,7 @@ describe("zones looked up at the root by a data source (name = …, filter { nam
     }
 
     const out = mkdtempSync(path.join(os.tmpdir(), "zone-lookup-"));
-    const plan = await runCli(["plan", fixtureOutsideRepo("zone-lookup-root"), "--out-dir", out, "--format", "json"]);
+    const plan = await runCli(["plan", copyFixture("zone-lookup-root"), "--out-dir", out, "--format", "json"]);
     expect(plan.exitCode).toBe(0);
     // required_version >= 1.6: the import id evaluates the lookup; the ruleset reads the zone id the same way.
     expect(readFileSync(path.join(out, "imports.tf"), "utf8")).toContain('id = "zone/${data.cloudflare_zone.this.id}/<RULESET_ID>"');

@@ -6,7 +6,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { fixtureOutsideRepo, tempDir } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 
 interface Finding {
   code: string;
@@ -61,7 +61,7 @@ const TERRAFORM = `terraform {
 
 describe("state instances the configuration no longer gives", () => {
   // A copy outside the repository: a plan in place would read all of testdata for other roots' module calls.
-  const root = fixtureOutsideRepo("realworld-staging-count");
+  const root = copyFixture("realworld-staging-count");
   const state = path.join(root, "terraform.tfstate");
 
   it("count = 0 (production) while state holds x[0]: STATE_CONFIG_DRIFT names it and says terraform would destroy it; step 5 still removes it", async () => {

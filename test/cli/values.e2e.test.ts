@@ -6,7 +6,7 @@ import path from "node:path";
 import { parse } from "@cdktn/hcl2json";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { fixtureOutsideRepo, tempDir } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 
 const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 
@@ -74,7 +74,7 @@ describe("settings only the module's caller sets", () => {
     expect(rule.action_parameters!.overrides).toBeUndefined();
 
     const out = tempDir();
-    const plan = await runCli(["plan", fixtureOutsideRepo("values-from-caller/stacks/unset"), "--out-dir", out, "--format", "json"]);
+    const plan = await runCli(["plan", copyFixture("values-from-caller/stacks/unset"), "--out-dir", out, "--format", "json"]);
     expect(plan.exitCode).toBe(0);
     const tf = readFileSync(path.join(out, "ruleset.tf"), "utf8");
     await parse("ruleset.tf", tf);
@@ -131,7 +131,7 @@ describe("firewall and Page Rules driven by tfvars", () => {
     expect(skips.every((r) => r.enabled === false)).toBe(true);
 
     const out = tempDir();
-    await runCli(["plan", fixtureOutsideRepo("values-tfvars/without-tfvars"), "--out-dir", out, "--format", "json"]);
+    await runCli(["plan", copyFixture("values-tfvars/without-tfvars"), "--out-dir", out, "--format", "json"]);
     expect(readFileSync(path.join(out, "imports.tf"), "utf8")).toContain('id = "zone/<ZONE_ID>/<RULESET_ID>"');
     expect(readFileSync(path.join(out, "ruleset.tf"), "utf8")).toContain('zone_id     = "<ZONE_ID>"');
 
@@ -168,7 +168,7 @@ describe("zones from YAML", () => {
     expect(unresolved(report)).toEqual([]);
 
     const out = tempDir();
-    const plan = await runCli(["plan", fixtureOutsideRepo("values-yaml-zones"), "--out-dir", out, "--format", "json"]);
+    const plan = await runCli(["plan", copyFixture("values-yaml-zones"), "--out-dir", out, "--format", "json"]);
     expect(plan.exitCode).toBe(0);
     const imports = readFileSync(path.join(out, "imports.tf"), "utf8");
     // required_version ">= 1.5" admits Terraform 1.5, whose import id is a literal: the comment names the zone.

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { fixtureOutsideRepo, tempDir } from "../support/workdir.js";
+import { copyFixture, tempDir } from "../support/workdir.js";
 import { providerBlock, TERRAFORM, TerraformHarness } from "./harness.js";
 
 let h: TerraformHarness;
@@ -17,7 +17,7 @@ afterAll(() => h?.teardown());
 
 async function generatedRuleset(major: "4" | "5"): Promise<string> {
   const out = tempDir("cfwm-gen-");
-  const fixture = fixtureOutsideRepo("multi-zone");
+  const fixture = copyFixture("multi-zone");
   const r = await runCli(["plan", fixture, "--state", path.join(fixture, "terraform.tfstate"), "--provider-major", major, "--out-dir", out, "--format", "json"]);
   expect(r.exitCode).toBe(0);
   return readFileSync(path.join(out, "ruleset.tf"), "utf8");
@@ -70,7 +70,7 @@ describe("generated ruleset.tf against the provider double", () => {
         ["values-tfvars/without-tfvars", []],
       ] as const) {
         const out = tempDir("cfwm-gen-");
-        const r = await runCli(["plan", fixtureOutsideRepo(fixture), ...args, "--provider-major", "4", "--out-dir", out, "--format", "json"]);
+        const r = await runCli(["plan", copyFixture(fixture), ...args, "--provider-major", "4", "--out-dir", out, "--format", "json"]);
         expect(r.exitCode).toBe(0);
         const ruleset = readFileSync(path.join(out, "ruleset.tf"), "utf8");
         expect(ruleset).toContain("# TODO: VALUE_UNRESOLVED");

@@ -7,18 +7,14 @@ import { ROOT, TESTDATA } from "./cli.js";
 
 export const FAKE_TERRAFORM = path.join(ROOT, "test/support/fake-terraform.mjs");
 
-/** A fresh temp directory holding a copy of `testdata/<name>`; returns its path. */
-export function copyFixture(name: string): string {
-  return copyDir(path.join(TESTDATA, name), name);
-}
-
 /**
- * `testdata/<name>` copied outside the repository (with the rest of its top directory, for the modules it
- * calls by `../`); returns the copy of `<name>`. A plan reads the repository around its root, for the other
- * roots that call its modules: run in place, that repository is this one, and every plan would read all of
- * testdata (and start the WASM parser for its deliberately odd files) for a fixture that stands alone.
+ * `testdata/<name>` copied into a fresh temp directory, outside this repository; returns the copy of `<name>`.
+ * A nested name (`values-tfvars/with-tfvars`) brings the rest of its top directory along, for the modules it
+ * calls by `../`. Plans run on such copies: a plan reads the repository around its root for the other roots
+ * that call its modules, and in place that repository is this one (all of testdata, and its deliberately
+ * odd files for the WASM parser).
  */
-export function fixtureOutsideRepo(name: string): string {
+export function copyFixture(name: string): string {
   const [top, ...rest] = name.split("/");
   return path.join(copyDir(path.join(TESTDATA, top!), top!), ...rest);
 }
