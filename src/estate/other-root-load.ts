@@ -6,6 +6,7 @@ import { MANAGED_PHASE } from "../core/mappings.js";
 import type { ResourceRef } from "../core/model.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
 import { withLine } from "../core/report-paths.js";
+import { displayPath } from "../terraform/config/load.js";
 import { loadWorkspace } from "../terraform/inventory/workspace.js";
 
 /** Where a run's paths are shown from. */
@@ -22,7 +23,7 @@ export interface RunPaths {
  */
 export async function rulesOfRoot(dir: string, where: RunPaths, declared: readonly ResourceRef[] = []): Promise<OtherRootRules> {
   const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
-  const shown = (file: string | null) => (file === null ? null : slash(path.relative(where.base, path.resolve(ws.base, file))));
+  const shown = (file: string | null) => (file === null ? null : displayPath(path.resolve(ws.base, file), where.base));
   const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
   const d = ws.domain;
   const legacyWaf = [...d.packages, ...d.groups, ...d.rules, ...d.overrides].map((x) => rebase(x).ref);
@@ -34,18 +35,14 @@ export async function rulesOfRoot(dir: string, where: RunPaths, declared: readon
   }
   const entryPoints = d.rulesets.filter((r) => r.phase === MANAGED_PHASE).map((r) => rebase(r).ref);
   // Messages name files from the working directory, as the user types them.
-  const typed = (file: string) => slash(path.relative(where.cwd, path.resolve(ws.base, file)));
+  const typed = (file: string) => displayPath(path.resolve(ws.base, file), where.cwd);
   const unreadable = ws.errors.map((e) => `${withLine(typed(e.file), e.line)}: ${e.message}`);
   return {
-    root: slash(path.relative(where.cwd, dir)) || ".",
+    root: displayPath(dir, where.cwd),
     firewallRules: d.firewallRules.map(rebase),
     pageRules: d.pageRules.map(rebase),
     ...(legacyWaf.length ? { legacyWaf } : {}),
     ...(entryPoints.length ? { entryPoints } : {}),
     ...(unreadable.length ? { unreadable } : {}),
   };
-}
-
-function slash(p: string): string {
-  return p.split(path.sep).join("/");
 }
