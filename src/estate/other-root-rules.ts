@@ -62,7 +62,7 @@ export async function otherRootRules(input: OtherRootRulesInput): Promise<OtherR
       declared.set(rootDir, [...(declared.get(rootDir) ?? []), { address, configAddress: address, type: r.type, file, line: r.line, zoneId: null, inConfig: true, inState: false }]);
     }
   }
-  const roots = await loadOtherRoots([...candidates].sort(), { cwd: input.cwd, base: input.base }, declared);
+  const { roots } = await loadOtherRoots([...candidates].sort(), { cwd: input.cwd, base: input.base }, declared);
   return { top, roots };
 }
 

@@ -45,10 +45,9 @@ describe("the roots around a plan, loaded with a worker", () => {
     const { top, dirs } = roots();
     const where = { cwd: top, base: top };
     const declared = new Map([[dirs[6]!, [{ address: "cloudflare_waf_group.g", configAddress: "cloudflare_waf_group.g", type: "cloudflare_waf_group", file: "stacks/s6/broken.tf", line: 1, zoneId: null, inConfig: true, inState: false }]]]);
-    const alone = { byWorker: 0 };
-    const here = await loadOtherRoots(dirs, where, declared, { CFWM_ROOT_WORKERS: "0" }, alone);
-    const shared = { byWorker: 0 };
-    const both = await loadOtherRoots(dirs, where, declared, { CFWM_ROOT_WORKERS: "1" }, shared);
+    const alone = await loadOtherRoots(dirs, where, declared, { CFWM_ROOT_WORKERS: "0" });
+    const shared = await loadOtherRoots(dirs, where, declared, { CFWM_ROOT_WORKERS: "1" });
+    const [here, both] = [alone.roots, shared.roots];
     expect(alone.byWorker).toBe(0);
     expect(shared.byWorker).toBeGreaterThan(0);
     expect(both).toStrictEqual(here);
@@ -66,8 +65,8 @@ describe("the roots around a plan, loaded with a worker", () => {
     const { loadOtherRoots, OTHER_ROOT_WORKER_MIN_ROOTS } = await load<PoolModule>("estate/other-root-pool.js");
     const { top, dirs } = roots();
     expect(dirs.length).toBeLessThan(OTHER_ROOT_WORKER_MIN_ROOTS);
-    const counts = { byWorker: 0 };
-    await loadOtherRoots(dirs, { cwd: top, base: top }, new Map(), {}, counts);
-    expect(counts.byWorker).toBe(0);
+    const loaded = await loadOtherRoots(dirs, { cwd: top, base: top }, new Map(), {});
+    expect(loaded.byWorker).toBe(0);
+    expect(loaded.roots).toHaveLength(dirs.length);
   });
 });
