@@ -167,20 +167,15 @@ export async function loadModuleDir(dir: string, files: string[], opts: LoadOpti
   mod.relevantChars = relevantChars;
   const parse = (display: string, text: string): Promise<ParseOutcome | null> => {
     if (mode === "full") return parseConfigFile(display, text, opts.judge);
-    if (mode === "structure") {
-      // A file that can neither declare a module call nor hold a Cloudflare resource gives the searches nothing.
-      if (!display.endsWith(".json") && !mayDeclareTreeBlock(text) && !mayHoldCloudflare(text)) return Promise.resolve(null);
-      return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
-    }
-    if (mode === "calls") {
-      if (!display.endsWith(".json") && !mayDeclareTreeBlock(text)) return Promise.resolve(null);
-      return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
-    }
-    if (mode === "modules") {
-      // Only module calls (and terraform blocks) are wanted here: a file that cannot declare one is only
-      // skimmed for its structure and resource lines (most of a big tree's unrelated files).
-      if (!display.endsWith(".json") && !mayDeclareTreeBlock(text)) return skimConfigFile(display, text, opts.judge);
-      return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+    // The three reads for module calls (and terraform blocks). A native-syntax file that cannot declare one
+    // is skipped (`calls`), skimmed for its structure and resource lines (`modules`: most of a big tree's
+    // unrelated files), or skipped unless it may hold a Cloudflare resource, whose name the repository's
+    // searches want (`structure`).
+    if (mode === "structure" || mode === "calls" || mode === "modules") {
+      if (display.endsWith(".json") || mayDeclareTreeBlock(text) || (mode === "structure" && mayHoldCloudflare(text))) {
+        return parseConfigFileSelective(display, text, { select: selectModules, skim: true, judge: opts.judge });
+      }
+      return mode === "modules" ? skimConfigFile(display, text, opts.judge) : Promise.resolve(null);
     }
     if (mayHoldCloudflare(text)) return parseConfigFileSelective(display, text, { select: selectRelevant, judge: opts.judge });
     return parseConfigFileSelective(display, text, { select: selectSupporting, skim: true, judge: opts.judge });
