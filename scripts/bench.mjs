@@ -147,9 +147,10 @@ function cliHasFullParse(dir) {
   return r.code === 0 || r.code === 1;
 }
 
-function countCloudflareFiles(dir) {
+/** The configuration files under `dir` that may hold a Cloudflare resource (the tool's own prefilter test). */
+function cloudflareFiles(dir) {
   const r = spawnSync("grep", ["-rlE", "cloudflare_|\\\\[uU]", "--include=*.tf", "--include=*.tf.json", dir], { encoding: "utf8", maxBuffer: 1 << 28 });
-  return (r.stdout ?? "").split("\n").filter(Boolean).length;
+  return (r.stdout ?? "").split("\n").filter(Boolean);
 }
 
 console.error(`seed ${seed}, scale ${scale}, node ${process.version}, ${haveTime ? "/usr/bin/time" : "rss hook"}`);
@@ -187,7 +188,7 @@ if (only.includes("a")) {
 if (only.includes("b")) {
   const dir = path.join(BENCH, `b-${seed}`);
   const t = ensureTree(dir, "monorepo", { seed, files: sz(10_000), bytes: sz(200 * MB), cfShare: 0.03 });
-  const cf = countCloudflareFiles(dir);
+  const cf = cloudflareFiles(dir).length;
   const viaModule = spawnSync("grep", ["-rl", "--include=*.tf", "modules/cdn", dir], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout.split("\n").filter(Boolean).length;
   const touch = `${cf} files mention cloudflare_, ${viaModule} more call a module that does: ${((100 * (cf + viaModule)) / t.files).toFixed(1)} %`;
   console.error(`(b) monorepo: ${t.files} files, ${(t.bytes / MB).toFixed(1)} MB; ${touch}${t.reused ? " (reused)" : ""}`);
@@ -195,7 +196,7 @@ if (only.includes("b")) {
   const rb = row("(b) monorepo", t.files, t.bytes, best(scanArgs(dir)), touch);
   // A plan of one root reads the repository around it (the nearest ancestor with .git) for other roots that
   // call its modules or configure rules and legacy WAF: the monorepo as a checkout, planned from one service.
-  const service = spawnSync("grep", ["-rl", "--include=*.tf", "cloudflare_", path.join(dir, "services")], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout.split("\n").filter(Boolean).sort()[0];
+  const service = cloudflareFiles(path.join(dir, "services")).sort()[0];
   if (service) {
     const marker = path.join(dir, ".git");
     mkdirSync(marker, { recursive: true });
