@@ -45,7 +45,7 @@ import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "./rul
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
 import { zoneLegacy } from "./zone-legacy.js";
-import { mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
+import { instancesUnresolved, mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
 import { compareText } from "./text-order.js";
 
 /** Everything the Terraform layer (or the API layer) found, flat; `analyze` groups it by zone. */
@@ -305,10 +305,15 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     }
   }
   for (const o of live.overrides) {
+    // Whether it has instances may be unknown offline (VALUE_UNRESOLVED says why): it still fails the zone's
+    // check, since the zone cannot migrate wherever it exists, and deleting the block is right either way.
+    const instances = instancesUnresolved(o);
     findings.push(
       finding(
         "URI_WAF_OVERRIDE",
-        `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"}): the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`,
+        instances
+          ? `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"}) whose ${instances.attribute} is not known offline: wherever it has an instance, the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`
+          : `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"}): the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`,
         { ref: o.ref, zoneId },
         { urls: o.urls, rules: o.rules, groups: o.groups, rewriteAction: o.rewriteAction },
       ),
@@ -349,7 +354,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...z.firewallRules, ...z.pageRules, ...(z.zoneWafSettings ?? [])];
+  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...live.overrides, ...z.firewallRules, ...z.pageRules, ...(z.zoneWafSettings ?? [])];
   findings.push(...unresolvedFindings(unresolvedItems, zoneId));
   const knownBypasses = z.firewallRules.filter(isWafBypass).length;
   if (exceedsRuleLimit(knownBypasses)) {

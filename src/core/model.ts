@@ -149,6 +149,8 @@ export interface LegacyWafOverride {
   rewriteAction: Record<string, string>;
   paused: boolean | null;
   description: string | null;
+  /** Settings of this resource not known offline (absent when all are known): whether it exists, its URLs. */
+  unresolved?: UnresolvedSetting[];
 }
 
 // ---- Settings the migration touches ------------------------------------------------------------------

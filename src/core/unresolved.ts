@@ -80,6 +80,8 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
         ? `${what}, so the zone it belongs to is not known${supply !== "see above" ? `; ${supply}` : ""}`
         : ZONE_SWITCH_TYPES.has(x.ref.type)
           ? `${what}, so whether the zone's previous WAF is off, and so whether the generated execute rules must be disabled, is not known (ZONE_WAF_SETTING; a TODO in the ruleset)${supply !== "see above" ? `: ${supply}` : ""}`
+          : instances && x.ref.type === "cloudflare_waf_override"
+          ? `${what}, so whether it blocks the zone's migration is not known; it is counted as if it did (URI_WAF_OVERRIDE)${supply !== "see above" ? `: ${supply}` : ""}`
           : instances && !bypass
           ? `${what}, so whether it has any instance, and so configures anything, is not known${x.ref.type === "cloudflare_waf_package" ? "; the generated ruleset does not take its core rule set settings as given (TODO)" : ""}${supply !== "see above" ? `: ${supply}` : ""}`
           : bypass

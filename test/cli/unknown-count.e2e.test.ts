@@ -95,3 +95,47 @@ describe("a block whose count is not known offline", () => {
     expect(rule(given.zones[0]!, /OWASP/).enabled).toBe(true);
   });
 });
+
+// testdata/values-staging-override: a URI-based override in staging only (`count =
+// local.staging_only[var.environment]`), the environment's tfvars passed by the pipeline, not auto-loaded.
+// (Regression: the override's count was not read at all: with no values it was a definite URI_WAF_OVERRIDE
+// and no VALUE_UNRESOLVED said why.)
+describe("a URI-based WAF override whose count is not known offline", () => {
+  const STAGING = "testdata/values-staging-override";
+  interface ZoneCompat {
+    compatible: boolean;
+    unresolved?: { address: string; attribute: string }[];
+  }
+  const scanOf = async (args: string[]) => {
+    const r = await runCli(["scan", STAGING, "--format", "json", "--quiet", ...args]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as { findings: (Finding & { message: string })[]; zones: ZoneCompat[] };
+  };
+
+  it("is VALUE_UNRESOLVED at its count, and still blocks the zone (URI_WAF_OVERRIDE says it may not exist); the gate fails", async () => {
+    const report = await scanOf([]);
+    const count = report.findings.filter((f) => f.code === "VALUE_UNRESOLVED");
+    expect(count.map((f) => [f.address, f.details?.attribute, f.severity])).toEqual([["cloudflare_waf_override.staging_api", "count", "warning"]]);
+    expect(count[0]!.message).toContain("so whether it blocks the zone's migration is not known; it is counted as if it did (URI_WAF_OVERRIDE)");
+    expect(count[0]!.message).toContain("--var environment=VALUE");
+    const uri = report.findings.filter((f) => f.code === "URI_WAF_OVERRIDE");
+    expect(uri.map((f) => [f.address, f.severity])).toEqual([["cloudflare_waf_override.staging_api", "error"]]);
+    expect(uri[0]!.message).toContain("whose count is not known offline: wherever it has an instance, the zone cannot migrate until it is deleted");
+    expect(report.zones[0]!.compatible).toBe(false);
+    expect(report.zones[0]!.unresolved?.map((u) => `${u.address} ${u.attribute}`)).toEqual(["cloudflare_waf_override.staging_api count"]);
+    expect((await runCli(["gate", STAGING, "--format", "text"])).exitCode).toBe(1);
+  });
+
+  it("with each environment's tfvars: staging has the override (the zone is blocked), production has none", async () => {
+    const staging = await scanOf(["--var-file", `${STAGING}/env/staging.tfvars`]);
+    expect(staging.findings.filter((f) => f.code === "VALUE_UNRESOLVED")).toEqual([]);
+    const uri = staging.findings.filter((f) => f.code === "URI_WAF_OVERRIDE");
+    expect(uri.map((f) => f.address)).toEqual(["cloudflare_waf_override.staging_api[0]"]);
+    expect(uri[0]!.message).not.toContain("not known offline");
+    expect(staging.zones[0]!.compatible).toBe(false);
+    const production = await scanOf(["--var-file", `${STAGING}/env/production.tfvars`]);
+    expect(production.findings.filter((f) => f.code === "URI_WAF_OVERRIDE" || f.code === "VALUE_UNRESOLVED")).toEqual([]);
+    expect(production.zones[0]!.compatible).toBe(true);
+    expect((await runCli(["gate", STAGING, "--var-file", `${STAGING}/env/production.tfvars`, "--format", "text"])).exitCode).toBe(0);
+  });
+});

@@ -46,5 +46,7 @@ export function readOverride(r: InventoryResource): LegacyWafOverride {
     rewriteAction: literalStringMap(a.rewrite_action) ?? {},
     paused: literalBool(a.paused),
     description: literalString(a.description),
+    // Any override blocks its zone's migration, whatever it sets: what matters is whether it exists, and where.
+    ...withUnresolved(unresolvedSettings(r, [...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES])),
   };
 }
