@@ -22,7 +22,9 @@ export interface RunPaths {
  * kept (zone not known) when its load cannot read them.
  */
 export async function rulesOfRoot(dir: string, where: RunPaths, declared: readonly ResourceRef[] = []): Promise<OtherRootRules> {
-  const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
+  // The root alone: the roots below it are loaded on their own (read whole, a root at the top of a repository
+  // would claim every root below it, the run's own among them, as its own).
+  const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0), rootModuleOnly: true });
   const shown = (file: string | null) => (file === null ? null : displayPath(path.resolve(ws.base, file), where.base));
   const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
   const d = ws.domain;

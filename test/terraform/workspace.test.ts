@@ -59,6 +59,24 @@ describe("workspace: config + state joined", () => {
   });
 });
 
+describe("rootModuleOnly: one root module, as terraform reads it", () => {
+  const NESTED = path.join(TESTDATA, "nested-roots");
+
+  it("reads the directory's own files and no directory below it; without it, the roots below are read too", async () => {
+    const alone = await loadWorkspace({ paths: ["."], statePaths: [], cwd: NESTED, readStdin: noStdin, rootModuleOnly: true });
+    expect(alone.errors).toEqual([]);
+    expect(alone.tree.roots.map((r) => path.relative(NESTED, r.dir.dir))).toEqual([""]);
+    expect(alone.resources.map((r) => r.address)).toEqual(["cloudflare_page_rule.admin_no_waf"]);
+    const whole = await loadWorkspace({ paths: ["."], statePaths: [], cwd: NESTED, readStdin: noStdin });
+    expect(whole.tree.roots.map((r) => path.relative(NESTED, r.dir.dir)).sort()).toEqual(["", "envs/production", "envs/staging"]);
+  });
+
+  it("still follows the root's module calls into directories below it", async () => {
+    const ws = await loadWorkspace({ paths: ["."], statePaths: [], cwd: MZ, readStdin: noStdin, rootModuleOnly: true });
+    expect(ws.resources.find((r) => r.address === "module.uri_overrides[0].cloudflare_waf_override.checkout")).toMatchObject({ file: "modules/uri-overrides/main.tf" });
+  });
+});
+
 describe("modules installed by terraform init", () => {
   it("a registry module is followed where .terraform/modules/modules.json puts it", async () => {
     const { copyFixture } = await import("../support/workdir.js");

@@ -49,10 +49,19 @@ export interface Discovery {
   errors: InputError[];
 }
 
+export interface DiscoverOptions {
+  /**
+   * false: only the files of each directory given, as terraform reads a root module. A directory below it
+   * is a root of its own, or a module read through a call (modules.ts follows calls whatever this says).
+   */
+  subdirectories?: boolean;
+}
+
 /**
  * `base` is the directory reported paths are relative to (see `reportBase`); `cwd` resolves the given paths.
  */
-export async function discover(paths: string[], cwd: string, base: string = cwd): Promise<Discovery> {
+export async function discover(paths: string[], cwd: string, base: string = cwd, opts: DiscoverOptions = {}): Promise<Discovery> {
+  const subdirectories = opts.subdirectories !== false;
   const byDir = new Map<string, Set<string>>();
   const errors: InputError[] = [];
   const seenReal = new Set<string>();
@@ -109,7 +118,7 @@ export async function discover(paths: string[], cwd: string, base: string = cwd)
         }
       }
       if (isDir) {
-        if (!SKIPPED_DIRS.has(ent.name)) await walk(full);
+        if (subdirectories && !SKIPPED_DIRS.has(ent.name)) await walk(full);
       } else if (isFile && isConfigFile(ent.name)) add(full);
     }
   };

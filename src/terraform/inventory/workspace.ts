@@ -46,6 +46,11 @@ export interface WorkspaceOptions {
    * recognise. Same report either way; `fullParse` is the escape hatch (`--full-parse`).
    */
   fullParse?: boolean;
+  /**
+   * Read `paths` as one root module each, as terraform does: their own files and the modules they call, not
+   * the directories below them (a root's subdirectory holding `.tf` files is another root, or a module).
+   */
+  rootModuleOnly?: boolean;
   /** Called after each configuration file is read (drives the progress bar, src/cli/progress.ts). */
   onProgress?: (p: Progress) => void;
   /** `--var-file` and `--var`: root variable values on top of each root's own tfvars files. */
@@ -64,13 +69,13 @@ export type { Progress } from "../config/modules.js";
  * parsed under them. What could not be read goes to `errors`.
  */
 export async function readConfiguration(
-  opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress"> & Pick<BuildOptions, "structureOnly">,
+  opts: Pick<WorkspaceOptions, "paths" | "cwd" | "fullParse" | "onProgress" | "rootModuleOnly"> & Pick<BuildOptions, "structureOnly">,
   errors: InputError[],
   defer?: BuildOptions["defer"],
 ): Promise<{ base: string; tree: ConfigTree }> {
   const paths = opts.paths.length ? opts.paths : ["."];
   const base = await reportBase(paths, opts.cwd);
-  const found = await discover(paths, opts.cwd, base);
+  const found = await discover(paths, opts.cwd, base, opts.rootModuleOnly ? { subdirectories: false } : {});
   errors.push(...found.errors);
   const tree = await buildConfigTree(found, base, {
     ...(opts.fullParse ? { fullParse: true } : {}),

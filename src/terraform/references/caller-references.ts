@@ -26,7 +26,8 @@ export async function callerReferenceFindings(input: CallerReferencesInput): Pro
   const edited = new Set(input.editedFiles.map((f) => path.resolve(f)));
   const out: Finding[] = [];
   for (const dir of [...input.callers].sort()) {
-    const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0) });
+    // The caller alone, not the roots in directories below it: their references are theirs.
+    const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0), rootModuleOnly: true });
     const abs = (file: string) => path.resolve(ws.base, file);
     const shown = (file: string) => path.relative(input.base, abs(file)).split(path.sep).join("/");
     const root = path.relative(input.base, dir).split(path.sep).join("/") || ".";
