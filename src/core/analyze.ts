@@ -45,6 +45,7 @@ import { serviceSkipAfterExecuteFindings, skipAfterExecuteFindings } from "./rul
 import { applyZoneWafSwitch, zoneWafFindings, zoneWafSwitch } from "./zone-waf.js";
 import { inputRecord, ownValue } from "./null-proto.js";
 import { zoneLegacy } from "./zone-legacy.js";
+import { phaseUnknownItems, unknownZoneEntryPointFindings } from "./possible-entry-points.js";
 import { instancesUnresolved, mayBypassWaf, pageRuleMayTouchWaf, unresolvedFindings, zoneUnresolved } from "./unresolved.js";
 import { compareText } from "./text-order.js";
 
@@ -172,6 +173,9 @@ export function analyze(inv: DomainInventory, opts: AnalyzeOptions = {}): Analys
   // A hand-migrated managed-phase ruleset is checked whether or not its zone still has legacy resources.
   for (const rs of inv.rulesets) findings.push(...invalidActionFindings(rs), ...skipAfterExecuteFindings(rs));
   findings.push(...duplicateEntryPointFindings(inv.rulesets, inv.zones));
+  // One whose zone is not known and joined no zone of the run may be any zone's entry point.
+  const placed = new Set(zones.flatMap((z) => z.rulesets));
+  findings.push(...unknownZoneEntryPointFindings(inv.rulesets.filter((rs) => !placed.has(rs)), analyses.map((a) => a.zone.zoneId)));
   for (const ds of inv.legacyDataSources) findings.push(legacyDataSourceFinding(ds));
   return { zones: analyses, findings: sortFindings(findings) };
 }
@@ -354,7 +358,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
       );
     }
   }
-  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...live.overrides, ...z.firewallRules, ...z.pageRules, ...(z.zoneWafSettings ?? [])];
+  const unresolvedItems = [...live.packages, ...live.groups, ...live.rules, ...live.overrides, ...z.firewallRules, ...z.pageRules, ...(z.zoneWafSettings ?? []), ...phaseUnknownItems(z.rulesets)];
   findings.push(...unresolvedFindings(unresolvedItems, zoneId));
   const knownBypasses = z.firewallRules.filter(isWafBypass).length;
   if (exceedsRuleLimit(knownBypasses)) {

@@ -189,6 +189,8 @@ export interface ExistingRuleset {
   phase: string | null;
   name: string | null;
   rules: ExistingRulesetRule[];
+  /** Its phase or zone when not known offline (absent when both are known): it may be a zone's entry point. */
+  unresolved?: UnresolvedSetting[];
 }
 
 /** One rule of an existing ruleset, in the order the Ruleset Engine evaluates them. */

@@ -80,6 +80,8 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
         ? `${what}, so the zone it belongs to is not known${supply !== "see above" ? `; ${supply}` : ""}`
         : ZONE_SWITCH_TYPES.has(x.ref.type)
           ? `${what}, so whether the zone's previous WAF is off, and so whether the generated execute rules must be disabled, is not known (ZONE_WAF_SETTING; a TODO in the ruleset)${supply !== "see above" ? `: ${supply}` : ""}`
+          : u.attribute === "phase" && x.ref.type === "cloudflare_ruleset"
+          ? `${what}, so whether it already manages this zone's http_request_firewall_managed entry point is not known: if it does, merge the generated rules into it instead of adding a second resource for that entry point (MANAGED_RULESET_EXISTS)${supply !== "see above" ? `: ${supply}` : ""}`
           : instances && x.ref.type === "cloudflare_waf_override"
           ? `${what}, so whether it blocks the zone's migration is not known; it is counted as if it did (URI_WAF_OVERRIDE)${supply !== "see above" ? `: ${supply}` : ""}`
           : instances && !bypass

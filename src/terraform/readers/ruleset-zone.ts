@@ -2,6 +2,7 @@
 import { normalizeZonePlan } from "../../core/mappings.js";
 import { refOf, type ExistingRuleset, type ExistingRulesetRule, type InventoryResource, type ZoneResource } from "../../core/model.js";
 import { firstBlock, literalString } from "../config/values.js";
+import { unresolvedSettings, withUnresolved, ZONE_ATTRIBUTES } from "./unresolved.js";
 
 export function readRuleset(r: InventoryResource): ExistingRuleset {
   const a = r.attributes;
@@ -12,6 +13,7 @@ export function readRuleset(r: InventoryResource): ExistingRuleset {
     phase: literalString(a.phase),
     name: literalString(a.name),
     rules: readRulesetRules(rules),
+    ...withUnresolved(unresolvedSettings(r, ["phase", ...ZONE_ATTRIBUTES])),
   };
 }
 
