@@ -95,6 +95,9 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     ...(input.variables ? { variables: input.variables } : {}),
     // The pulled state is that workspace's, and terraform plans the configuration in it.
     ...(fromPull && input.workspace !== undefined ? { workspace: input.workspace } : {}),
+    // What terraform reads in the root: its own files and the modules it calls. A root in a directory below
+    // it is another root (the other-root checks below find it), not part of this one.
+    rootModuleOnly: true,
   });
   // --state FILE feeds the inventory, and the pulled state is the one that changes: they must be one state
   // (migrate.sh checks the same, planned-state.ts). A copy of another workspace's state would plan its zones'

@@ -198,13 +198,42 @@ describe("estate: plan", () => {
 });
 
 describe("estate: apply", () => {
-  it("refuses to run over several roots before any change, asking for one root", async () => {
+  // A second root in a directory below the one apply migrates: the edge team's Page Rules for its zone.
+  async function withTeamEdge() {
     const work = await prepareWork();
-    // A second root next to the one apply would migrate: the edge team's Page Rules.
     mkdirSync(path.join(work.dir, "team-edge"));
     writeFileSync(path.join(work.dir, "team-edge", "main.tf"), 'resource "cloudflare_page_rule" "status" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"\n  target  = "shop.example.com/status*"\n  actions {\n    disable_security = true\n  }\n}\n');
+    return work;
+  }
+
+  it("reads the root as terraform does: a root below it is another root, whose Page Rule for the zone is refused before any change", async () => {
+    const work = await withTeamEdge();
     const before = snapshot(work.dir);
     const r = await runCli(["apply", ...IDS, "--yes", "--format", "json"], { cwd: work.dir, env: envFor(work) });
+    expect(r.exitCode).toBe(2);
+    const message = JSON.parse(r.stdout).error.message as string;
+    // Not merged into this root (one root's migration over both): found as another root's rule, as any other.
+    expect(message).not.toContain("the paths read hold");
+    expect(message).toContain("team-edge/main.tf:1: cloudflare_page_rule.status in root team-edge disables security (disable_security = true) for zone 0da42c8d2132a9ddaf714f9e7c920711, which this root migrates");
+    expect(calls(work).map((c) => c[0])).toEqual(["version", "state"]);
+    expect(snapshot(work.dir)).toEqual(before);
+  });
+
+  it("a root below it that does nothing to the WAF of its zones: the migration runs, and that root's files are untouched", async () => {
+    const work = await prepareWork();
+    mkdirSync(path.join(work.dir, "team-cache"));
+    const cache = 'resource "cloudflare_page_rule" "assets" {\n  zone_id = "0da42c8d2132a9ddaf714f9e7c920711"\n  target  = "shop.example.com/assets/*"\n  actions {\n    cache_level = "cache_everything"\n  }\n}\n';
+    writeFileSync(path.join(work.dir, "team-cache", "main.tf"), cache);
+    const r = await runCli(["apply", ...IDS, "--yes", "--format", "json"], { cwd: work.dir, env: envFor(work) });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(calls(work).map((c) => c[0])).toContain("import");
+    expect(readFileSync(path.join(work.dir, "team-cache", "main.tf"), "utf8")).toBe(cache);
+  });
+
+  it("refuses to run over several roots given as paths before any change, asking for one root", async () => {
+    const work = await withTeamEdge();
+    const before = snapshot(work.dir);
+    const r = await runCli(["apply", ".", "team-edge", "--chdir", ".", ...IDS, "--yes", "--format", "json"], { cwd: work.dir, env: envFor(work) });
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stdout).error.message).toContain("apply migrates one root module, and the paths read hold 2: ., team-edge");
     expect(calls(work).map((c) => c[0])).toEqual(["version", "state"]);
