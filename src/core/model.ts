@@ -149,7 +149,7 @@ export interface LegacyWafOverride {
   rewriteAction: Record<string, string>;
   paused: boolean | null;
   description: string | null;
-  /** Settings of this resource not known offline (absent when all are known): whether it exists, its URLs. */
+  /** Its zone or its own count/for_each when not known offline (absent when both are known). */
   unresolved?: UnresolvedSetting[];
 }
 

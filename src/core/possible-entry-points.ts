@@ -6,8 +6,7 @@
 import { finding } from "./findings.js";
 import { MANAGED_PHASE } from "./mappings.js";
 import type { ExistingRuleset, Finding, UnresolvedSetting } from "./model.js";
-
-const ZONE_ATTRIBUTES = new Set(["zone_id", "zone"]);
+import { ZONE_ATTRIBUTES } from "./unresolved.js";
 
 /** Its phase, when that is what is not known offline. */
 export function unknownPhase(rs: ExistingRuleset): UnresolvedSetting | undefined {
@@ -16,12 +15,17 @@ export function unknownPhase(rs: ExistingRuleset): UnresolvedSetting | undefined
 
 /** Its zone, when that is what is not known offline. */
 function unknownZone(rs: ExistingRuleset): UnresolvedSetting | undefined {
-  return rs.unresolved?.find((u) => ZONE_ATTRIBUTES.has(u.attribute));
+  return rs.unresolved?.find((u) => ZONE_ATTRIBUTES.includes(u.attribute));
+}
+
+/** A zone's ruleset, not an account's (a kind not known offline may be either). */
+function zoneLevel(rs: ExistingRuleset): boolean {
+  return rs.kind === null || rs.kind === "zone";
 }
 
 /** A zone-level ruleset that is, or may be, in the managed phase. */
 function mayBeManagedPhase(rs: ExistingRuleset): boolean {
-  return (rs.kind === null || rs.kind === "zone") && (rs.phase === MANAGED_PHASE || unknownPhase(rs) !== undefined);
+  return zoneLevel(rs) && (rs.phase === MANAGED_PHASE || unknownPhase(rs) !== undefined);
 }
 
 /**
@@ -31,7 +35,7 @@ function mayBeManagedPhase(rs: ExistingRuleset): boolean {
 export function phaseUnknownItems(rulesets: readonly ExistingRuleset[]): { ref: ExistingRuleset["ref"]; unresolved: UnresolvedSetting[] }[] {
   return rulesets.flatMap((rs) => {
     const phase = unknownPhase(rs);
-    return phase && (rs.kind === null || rs.kind === "zone") ? [{ ref: rs.ref, unresolved: [phase] }] : [];
+    return phase && zoneLevel(rs) ? [{ ref: rs.ref, unresolved: [phase] }] : [];
   });
 }
 

@@ -19,6 +19,9 @@ interface WithUnresolved {
 /** A block's own `count`/`for_each`: unknown offline, it leaves unknown whether the block configures anything. */
 export const INSTANCE_ATTRIBUTES = ["count", "for_each"];
 
+/** Where a resource names its zone (`zone` is provider 1.x/2.x's domain name): unknown, so is its zone. */
+export const ZONE_ATTRIBUTES = ["zone_id", "zone"];
+
 /** The unresolved count/for_each of a block, if its instances are not known offline. */
 export function instancesUnresolved(x: { unresolved?: UnresolvedSetting[] }): UnresolvedSetting | undefined {
   return x.unresolved?.find((u) => INSTANCE_ATTRIBUTES.includes(u.attribute));
@@ -73,7 +76,7 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
       // The reason names the root variable to set when it is one; otherwise say how values are supplied.
       // A value terraform rejects (an input error says where) is fixed in the configuration, not supplied.
       const supply = /--var/.test(u.reason) ? "see above" : REJECTED.test(u.reason) ? FIX_REJECTED : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : SUPPLY;
-      const zone = u.attribute === "zone_id" || u.attribute === "zone";
+      const zone = ZONE_ATTRIBUTES.includes(u.attribute);
       const instances = INSTANCE_ATTRIBUTES.includes(u.attribute);
       const bypass = !zone && isBypassType(x.ref.type) && (instances || BYPASS_ATTRIBUTES.test(u.attribute));
       const message = zone

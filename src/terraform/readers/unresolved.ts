@@ -1,9 +1,9 @@
 // Which of a resource's settings the evaluation could not know offline (InventoryResource.unresolved),
 // restricted to the attributes a reader uses to decide something. State instances have none.
 import type { InventoryResource, UnresolvedSetting } from "../../core/model.js";
-import { INSTANCE_ATTRIBUTES } from "../../core/unresolved.js";
+import { INSTANCE_ATTRIBUTES, ZONE_ATTRIBUTES } from "../../core/unresolved.js";
 
-export { INSTANCE_ATTRIBUTES };
+export { INSTANCE_ATTRIBUTES, ZONE_ATTRIBUTES };
 
 /**
  * The unresolved settings among `attributes` (paths like `sensitivity` or `actions.disable_security`; an
@@ -27,4 +27,3 @@ export function withUnresolved(list: UnresolvedSetting[]): { unresolved?: Unreso
   return list.length ? { unresolved: list } : {};
 }
 
-export const ZONE_ATTRIBUTES = ["zone_id", "zone"];
