@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { InventoryResource } from "../../src/core/model.js";
 import { findAttribute } from "../../src/terraform/hcl/attribute-position.js";
 import { indexPackageKinds, packageKindOf } from "../../src/terraform/readers/package-kind.js";
+import { readGroup } from "../../src/terraform/readers/legacy-waf.js";
 import { readZoneWafSetting } from "../../src/terraform/readers/zone-settings.js";
 
 const Z = "0da42c8d2132a9ddaf714f9e7c920711";
@@ -105,5 +106,15 @@ describe("findAttribute", () => {
     expect(findAttribute(text, 1, "products")).toEqual({ line: 6, column: 17 });
     expect(findAttribute(text, 1, "paused")).toBeNull();
     expect(findAttribute(text, 8, "products")).toEqual({ line: 9, column: 14 });
+  });
+});
+
+describe("legacy group mode", () => {
+  it("unset, or null as terraform treats null, is the provider's default (on); an expression stays unknown", () => {
+    const group = (mode: unknown) => readGroup(res("cloudflare_waf_group", "g", mode === undefined ? { group_id: "de677e5818985db1285d0e80225f06e5" } : { group_id: "de677e5818985db1285d0e80225f06e5", mode }), new Set()).mode;
+    expect(group(undefined)).toBe("on");
+    expect(group(null)).toBe("on");
+    expect(group("off")).toBe("off");
+    expect(group("${var.mode}")).toBeNull();
   });
 });

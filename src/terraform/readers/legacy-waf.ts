@@ -20,7 +20,8 @@ export function readPackage(r: InventoryResource): LegacyWafPackage {
 /** `packageHint`: what the Terraform around the resource says about its package (readers/package-kind.ts). */
 export function readGroup(r: InventoryResource, owaspPackageIds: Set<string>, packageHint: LegacyPackageKind = "unknown"): LegacyWafGroup {
   const a = r.attributes;
-  const g = { groupId: literalString(a.group_id), packageId: literalString(a.package_id), mode: literalString(a.mode) ?? (a.mode === undefined ? "on" : null) };
+  // Unset or null (`lookup(each.value, "mode", null)`: terraform treats null as unset): the provider's default, on.
+  const g = { groupId: literalString(a.group_id), packageId: literalString(a.package_id), mode: literalString(a.mode) ?? (a.mode === undefined || a.mode === null ? "on" : null) };
   return { ref: refOf(r), ...g, kind: orHint(classifyGroup(g, { owaspPackageIds }), packageHint), ...withUnresolved(unresolvedSettings(r, ["group_id", "mode", ...ZONE_ATTRIBUTES, ...INSTANCE_ATTRIBUTES])) };
 }
 
