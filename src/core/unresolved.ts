@@ -62,6 +62,9 @@ const SUPPLY = "supply it with --var-file FILE or --var NAME=VALUE, or pass --st
 /** A data source's result: no variable sets it (resolve.ts's reason for a `data.*` reference). */
 const DATA_SOURCE = /^data\.\S+ is read from the provider when terraform plans/;
 const SUPPLY_DATA = "no --var-file/--var sets what a data source reads: pass --state (`terraform state pull > state.json`; state values win)";
+/** A module's output (resolve.ts's reason): the tool does not evaluate outputs, so no variable of the root sets it. */
+const MODULE_OUTPUT = /^module\.\S+'s outputs are not evaluated offline/;
+const SUPPLY_MODULE = "no --var-file/--var sets a module's output here (outputs are not evaluated offline): pass --state (`terraform state pull > state.json`; state values win)";
 /** A value terraform rejects (`products = set("waf")`): the reader's reason, also an input error at the value. */
 const REJECTED = /^terraform rejects it: /;
 const FIX_REJECTED = "fix the expression (the input error at it says what terraform rejects), then run again";
@@ -75,7 +78,7 @@ export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Fin
       const what = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})`;
       // The reason names the root variable to set when it is one; otherwise say how values are supplied.
       // A value terraform rejects (an input error says where) is fixed in the configuration, not supplied.
-      const supply = /--var/.test(u.reason) ? "see above" : REJECTED.test(u.reason) ? FIX_REJECTED : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : SUPPLY;
+      const supply = /--var/.test(u.reason) ? "see above" : REJECTED.test(u.reason) ? FIX_REJECTED : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : MODULE_OUTPUT.test(u.reason) ? SUPPLY_MODULE : SUPPLY;
       const zone = ZONE_ATTRIBUTES.includes(u.attribute);
       const instances = INSTANCE_ATTRIBUTES.includes(u.attribute);
       const bypass = !zone && isBypassType(x.ref.type) && (instances || BYPASS_ATTRIBUTES.test(u.attribute));

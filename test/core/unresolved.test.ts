@@ -70,6 +70,14 @@ describe("findings and the zone report", () => {
     expect(r.findings.some((f) => f.code === "FIREWALL_RULE_BYPASS_WAF")).toBe(false);
   });
 
+  it("a value from a module's output says what supplies it: state, not --var (no root variable sets an output)", () => {
+    const inv = empty();
+    inv.packages.push(pkg({ unresolved: [{ attribute: "sensitivity", expression: "module.settings.sensitivity", reason: "module.settings's outputs are not evaluated offline" }] }));
+    const message = analyze(inv).findings.find((f) => f.code === "VALUE_UNRESOLVED")!.message;
+    expect(message).toContain("no --var-file/--var sets a module's output here (outputs are not evaluated offline): pass --state");
+    expect(message).not.toContain("supply it with --var-file");
+  });
+
   it("a zone whose settings are all known has no unresolved list (the report stays as it was)", () => {
     const inv = empty();
     inv.packages.push(pkg({ sensitivity: "low", actionMode: "block" }));
