@@ -6,7 +6,7 @@
 import { finding } from "./findings.js";
 import { MANAGED_PHASE } from "./mappings.js";
 import type { ExistingRuleset, Finding, UnresolvedSetting } from "./model.js";
-import { ZONE_ATTRIBUTES } from "./unresolved.js";
+import { supplyAdvice, ZONE_ATTRIBUTES } from "./unresolved.js";
 
 /** Its phase, when that is what is not known offline. */
 export function unknownPhase(rs: ExistingRuleset): UnresolvedSetting | undefined {
@@ -50,12 +50,13 @@ export function unknownZoneEntryPointFindings(rulesets: readonly ExistingRuleset
     const zone = unknownZone(rs);
     if (!zone || !mayBeManagedPhase(rs)) continue;
     const phase = unknownPhase(rs);
+    const advice = supplyAdvice(zone.reason);
     const shown = zoneIds.length > 5 ? `${zoneIds.slice(0, 5).join(", ")} and ${zoneIds.length - 5} more` : zoneIds.join(", ");
     const what = `${rs.ref.address}: ${zone.attribute} = ${zone.expression} is not known offline (${zone.reason})${phase ? `, nor is its phase (phase = ${phase.expression})` : ""}`;
     out.push(
       finding(
         "VALUE_UNRESOLVED",
-        `${what}, so whether it is the ${MANAGED_PHASE} entry point of a zone this run migrates (${shown}) is not known: if it is, merge the generated rules into it instead of adding a second resource for that entry point (MANAGED_RULESET_EXISTS)${/--var/.test(zone.reason) ? "" : ": supply it with --var-file FILE or --var NAME=VALUE, or pass --state (state values win)"}`,
+        `${what}, so whether it is the ${MANAGED_PHASE} entry point of a zone this run migrates (${shown}) is not known: if it is, merge the generated rules into it instead of adding a second resource for that entry point (MANAGED_RULESET_EXISTS)${advice === null ? "" : `: ${advice}`}`,
         { ref: rs.ref, zoneId: null },
         { attribute: zone.attribute, expression: zone.expression, reason: zone.reason, possibleEntryPoint: true },
         "warning",

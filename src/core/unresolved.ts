@@ -70,31 +70,46 @@ const REJECTED = /^terraform rejects it: /;
 const FIX_REJECTED = "fix the expression (the input error at it says what terraform rejects), then run again";
 const BYPASS_ATTRIBUTES = /^(action|products|paused|filter|actions|target|status)/;
 
+/**
+ * How the value is given, for a reason that does not already say it (a root variable's reason names the
+ * `--var` to give: null then). A value terraform rejects (an input error says where) is fixed in the
+ * configuration, not supplied; a data source's result or a module's output is set by no variable.
+ */
+export function supplyAdvice(reason: string): string | null {
+  if (/--var/.test(reason)) return null;
+  if (REJECTED.test(reason)) return FIX_REJECTED;
+  if (DATA_SOURCE.test(reason)) return SUPPLY_DATA;
+  if (MODULE_OUTPUT.test(reason)) return SUPPLY_MODULE;
+  return SUPPLY;
+}
+
+/** What not knowing `u` leaves unknown, and what the tool does meanwhile (the message after "not known offline (…)"). */
+function consequence(type: string, u: UnresolvedSetting, bypass: boolean): string {
+  if (ZONE_ATTRIBUTES.includes(u.attribute)) return ", so the zone it belongs to is not known";
+  if (ZONE_SWITCH_TYPES.has(type)) return ", so whether the zone's previous WAF is off, and so whether the generated execute rules must be disabled, is not known (ZONE_WAF_SETTING; a TODO in the ruleset)";
+  if (u.attribute === "phase" && type === "cloudflare_ruleset") {
+    return ", so whether it already manages this zone's http_request_firewall_managed entry point is not known: if it does, merge the generated rules into it instead of adding a second resource for that entry point (MANAGED_RULESET_EXISTS)";
+  }
+  const instances = INSTANCE_ATTRIBUTES.includes(u.attribute);
+  if (instances && type === "cloudflare_waf_override") return ", so whether it blocks the zone's migration is not known; it is counted as if it did (URI_WAF_OVERRIDE)";
+  if (instances && !bypass) {
+    return `, so whether it has any instance, and so configures anything, is not known${type === "cloudflare_waf_package" ? "; the generated ruleset does not take its core rule set settings as given (TODO)" : ""}`;
+  }
+  if (bypass) return ": it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known";
+  return "; the generated ruleset has a TODO instead of a value";
+}
+
 /** One VALUE_UNRESOLVED finding per resource and attribute, with its severity (see the header). */
 export function unresolvedFindings(items: WithUnresolved[], zoneId: string): Finding[] {
   const out: Finding[] = [];
   for (const x of items) {
     for (const u of x.unresolved ?? []) {
-      const what = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})`;
-      // The reason names the root variable to set when it is one; otherwise say how values are supplied.
-      // A value terraform rejects (an input error says where) is fixed in the configuration, not supplied.
-      const supply = /--var/.test(u.reason) ? "see above" : REJECTED.test(u.reason) ? FIX_REJECTED : DATA_SOURCE.test(u.reason) ? SUPPLY_DATA : MODULE_OUTPUT.test(u.reason) ? SUPPLY_MODULE : SUPPLY;
       const zone = ZONE_ATTRIBUTES.includes(u.attribute);
-      const instances = INSTANCE_ATTRIBUTES.includes(u.attribute);
-      const bypass = !zone && isBypassType(x.ref.type) && (instances || BYPASS_ATTRIBUTES.test(u.attribute));
-      const message = zone
-        ? `${what}, so the zone it belongs to is not known${supply !== "see above" ? `; ${supply}` : ""}`
-        : ZONE_SWITCH_TYPES.has(x.ref.type)
-          ? `${what}, so whether the zone's previous WAF is off, and so whether the generated execute rules must be disabled, is not known (ZONE_WAF_SETTING; a TODO in the ruleset)${supply !== "see above" ? `: ${supply}` : ""}`
-          : u.attribute === "phase" && x.ref.type === "cloudflare_ruleset"
-          ? `${what}, so whether it already manages this zone's http_request_firewall_managed entry point is not known: if it does, merge the generated rules into it instead of adding a second resource for that entry point (MANAGED_RULESET_EXISTS)${supply !== "see above" ? `: ${supply}` : ""}`
-          : instances && x.ref.type === "cloudflare_waf_override"
-          ? `${what}, so whether it blocks the zone's migration is not known; it is counted as if it did (URI_WAF_OVERRIDE)${supply !== "see above" ? `: ${supply}` : ""}`
-          : instances && !bypass
-          ? `${what}, so whether it has any instance, and so configures anything, is not known${x.ref.type === "cloudflare_waf_package" ? "; the generated ruleset does not take its core rule set settings as given (TODO)" : ""}${supply !== "see above" ? `: ${supply}` : ""}`
-          : bypass
-          ? `${what}: it may bypass the WAF; the generated skip rule is disabled with a TODO until the value is known${supply !== "see above" ? `: ${supply}` : ""}`
-          : `${what}; the generated ruleset has a TODO instead of a value${supply !== "see above" ? `: ${supply}` : ""}`;
+      const bypass = !zone && isBypassType(x.ref.type) && (INSTANCE_ATTRIBUTES.includes(u.attribute) || BYPASS_ATTRIBUTES.test(u.attribute));
+      const supply = supplyAdvice(u.reason);
+      // After the zone's sentence, a new clause; after the others, the advice follows a colon.
+      const advice = supply === null ? "" : `${zone ? ";" : ":"} ${supply}`;
+      const message = `${x.ref.address}: ${u.attribute} = ${u.expression} is not known offline (${u.reason})${consequence(x.ref.type, u, bypass)}${advice}`;
       out.push(
         finding("VALUE_UNRESOLVED", message, { ref: x.ref, zoneId }, { attribute: u.attribute, expression: u.expression, reason: u.reason, ...(bypass ? { possibleBypass: true } : {}) }, "warning"),
       );
