@@ -315,9 +315,7 @@ export function analyzeZone(z: ZoneInventory, opts: AnalyzeOptions): ZoneAnalysi
     findings.push(
       finding(
         "URI_WAF_OVERRIDE",
-        instances
-          ? `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"}) whose ${instances.attribute} is not known offline: wherever it has an instance, the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`
-          : `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"}): the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`,
+        `${o.ref.address} is a URI-based WAF override (${o.urls.join(", ") || "urls unknown"})${instances ? ` whose ${instances.attribute} is not known offline: wherever it has an instance,` : ":"} the zone cannot migrate until it is deleted (remove the block and apply, which deletes it)`,
         { ref: o.ref, zoneId },
         { urls: o.urls, rules: o.rules, groups: o.groups, rewriteAction: o.rewriteAction },
       ),
