@@ -7,7 +7,7 @@ import type { ResourceRef } from "../core/model.js";
 import type { OtherRootRules } from "../core/other-root-bypasses.js";
 import { withLine } from "../core/report-paths.js";
 import { displayPath } from "../terraform/config/load.js";
-import { loadWorkspace } from "../terraform/inventory/workspace.js";
+import { loadRootConfiguration } from "../terraform/inventory/workspace.js";
 
 /** Where a run's paths are shown from. */
 export interface RunPaths {
@@ -24,7 +24,7 @@ export interface RunPaths {
 export async function rulesOfRoot(dir: string, where: RunPaths, declared: readonly ResourceRef[] = []): Promise<OtherRootRules> {
   // The root alone: the roots below it are loaded on their own (read whole, a root at the top of a repository
   // would claim every root below it, the run's own among them, as its own).
-  const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0), rootModuleOnly: true });
+  const ws = await loadRootConfiguration(dir);
   const shown = (file: string | null) => (file === null ? null : displayPath(path.resolve(ws.base, file), where.base));
   const rebase = <T extends { ref: { file: string | null } }>(x: T): T => ({ ...x, ref: { ...x.ref, file: shown(x.ref.file) } });
   const d = ws.domain;

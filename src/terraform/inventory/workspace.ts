@@ -87,6 +87,14 @@ export async function readConfiguration(
   return { base, tree };
 }
 
+/**
+ * One root module from its configuration alone (its own variables files; no state), as terraform reads it:
+ * what the checks of the roots around a run read of each (a root below it is read on its own).
+ */
+export function loadRootConfiguration(dir: string): Promise<Workspace> {
+  return loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0), rootModuleOnly: true });
+}
+
 export async function loadWorkspace(opts: WorkspaceOptions): Promise<Workspace> {
   const errors: InputError[] = [];
   const { base, tree } = await readConfiguration(opts, errors);

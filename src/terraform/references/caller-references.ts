@@ -8,7 +8,7 @@ import path from "node:path";
 import { finding, sortFindings } from "../../core/findings.js";
 import type { Finding } from "../../core/model.js";
 import { removalClosure } from "../../core/references/closure.js";
-import { loadWorkspace } from "../inventory/workspace.js";
+import { loadRootConfiguration } from "../inventory/workspace.js";
 import { readReferenceGraph } from "./graph.js";
 import { describeItem, isLegacyBlock } from "./removal-set.js";
 
@@ -27,7 +27,7 @@ export async function callerReferenceFindings(input: CallerReferencesInput): Pro
   const out: Finding[] = [];
   for (const dir of [...input.callers].sort()) {
     // The caller alone, not the roots in directories below it: their references are theirs.
-    const ws = await loadWorkspace({ paths: [dir], statePaths: [], cwd: dir, readStdin: async () => Buffer.alloc(0), rootModuleOnly: true });
+    const ws = await loadRootConfiguration(dir);
     const abs = (file: string) => path.resolve(ws.base, file);
     const shown = (file: string) => path.relative(input.base, abs(file)).split(path.sep).join("/");
     const root = path.relative(input.base, dir).split(path.sep).join("/") || ".";
